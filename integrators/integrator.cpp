@@ -1,0 +1,35 @@
+#include "integrator.h"
+
+#include <cmath>
+
+#include "core/errors.h"
+
+namespace impactlab {
+
+StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& state, double h) {
+  if (!(std::isfinite(h) && h > 0.0)) throw InvalidParameter("dt", h, "> 0 and finite");
+  const MechanicalState saved = state;
+  const double t_target = saved.t + h;
+  StepResult result;
+  try {
+    result = DoStep(system, state, h);
+  } catch (const InvalidParameter&) {
+    state = saved;
+    throw;
+  }
+  if (result.status == StepStatus::kAccepted && !state.IsFinite()) {
+    result.status = StepStatus::kRetrySmallerStep;
+    result.message = "non-finite state after step (t = " + std::to_string(saved.t) + ", h = " +
+                     std::to_string(h) + ")";
+  }
+  if (result.status != StepStatus::kAccepted) {
+    state = saved;
+    ++stats_.rejected_steps;
+    return result;
+  }
+  state.t = t_target;
+  ++stats_.steps;
+  return result;
+}
+
+}  // namespace impactlab

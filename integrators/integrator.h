@@ -1,0 +1,91 @@
+// Integrator: one time-stepping scheme behind one interface (NVI, result as a value).
+//
+//   StepResult Step(system, state, h)   advances state from t to t + h (exactly: state.t = t + h on success)
+//
+// The non-virtual Step validates h (finite, > 0), calls DoStep, checks the new state is finite, and on any
+// status other than kAccepted restores the state exactly (history variables included), so a driver can
+// retry with a smaller step (SUNDIALS' accepted / retry-smaller / fail rule; Drake's Step/DoStep).
+// Adaptive schemes take internal sub-steps inside Step(h) and expose the last step's dense output.
+//
+// Declared traits are what the literature claims; the test-suite measures orders and never reads them
+// as truth [THEORY.md §12.9].
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "state/mechanical_state.h"
+#include "system/mechanical_system.h"
+
+namespace impactlab {
+
+enum class StepStatus { kAccepted, kRetrySmallerStep, kFailed };
+
+/// A contact event located by the integrator itself (e.g. CVODE's root finding) inside a step.
+struct LocatedEvent {
+  int contact = 0;        ///< contact index
+  bool entering = false;  ///< true: δ crosses 0 upwards (contact starts); false: contact ends
+  MechanicalState state;  ///< state at the event
+};
+
+struct StepResult {
+  StepStatus status = StepStatus::kAccepted;
+  int newton_iterations = 0;
+  double residual_norm = 0.0;
+  std::string message;              ///< why a step was not accepted
+  std::vector<LocatedEvent> events;  ///< events the integrator located itself (may be empty)
+};
+
+struct IntegratorTraits {
+  int order = 0;                    ///< nominal order of accuracy (declared, then measured by tests)
+  bool implicit = false;
+  bool symplectic = false;
+  bool conserves_energy = false;    ///< exactly (to solver tolerance) for conservative systems
+  bool conserves_momentum = false;  ///< linear/angular momentum for isolated systems
+  bool adaptive = false;            ///< error-controlled internal sub-steps inside Step(h)
+  bool locates_events = false;      ///< reports LocatedEvent for contact start/end
+  std::string library;              ///< "impactlab", "Boost.Odeint", "SUNDIALS CVODE", ...
+  std::string reference;            ///< paper / book the scheme follows
+  std::string damping_treatment;    ///< how velocity-dependent forces are evaluated
+};
+
+struct StepStatistics {
+  long steps = 0;               ///< accepted Step() calls
+  long rejected_steps = 0;      ///< Step() calls that returned retry/fail (plus internal rejections)
+  long internal_steps = 0;      ///< internal sub-steps of adaptive schemes
+  long rhs_evaluations = 0;     ///< evaluations of the acceleration a(t, q, v)
+  long newton_iterations = 0;
+  long jacobian_evaluations = 0;
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+
+  /// Advance `state` by h > 0. On a non-accepted status `state` is unchanged.
+  [[nodiscard]] StepResult Step(const MechanicalSystem& system, MechanicalState& state, double h);
+
+  /// Forget internal memory (multistep history, solver workspaces) before a new run.
+  virtual void Reset() {}
+  /// Dense output inside the last accepted step, where the scheme provides it (nullopt otherwise).
+  virtual std::optional<MechanicalState> Interpolate(const MechanicalSystem& system, double t) const {
+    (void)system;
+    (void)t;
+    return std::nullopt;
+  }
+
+  virtual std::string name() const = 0;
+  virtual IntegratorTraits traits() const = 0;
+  const StepStatistics& statistics() const { return stats_; }
+  void ResetStatistics() { stats_ = {}; }
+
+ protected:
+  StepStatistics stats_;
+
+ private:
+  virtual StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) = 0;
+};
+
+}  // namespace impactlab

@@ -1,0 +1,41 @@
+// Runge–Kutta baselines from Boost.Odeint, wrapped (not rewritten) behind the Integrator interface, on the
+// first-order form y = [q, v, z, D] (integrators/first_order_form.h):
+//
+//   rk4     classical 4th-order Runge–Kutta, fixed step          odeint::runge_kutta4
+//   dopri5  Dormand–Prince 5(4), error-controlled sub-steps       odeint::runge_kutta_dopri5 (controlled)
+//   rkf78   Runge–Kutta–Fehlberg 7(8), error-controlled sub-steps odeint::runge_kutta_fehlberg78 (controlled)
+//
+// The adaptive ones integrate each outer step [t, t+h] with integrate_adaptive at (abs_tol, rel_tol) and
+// report their internal steps; their declared order is that of the propagated solution (5 and 7).
+// References: Hairer, Nørsett & Wanner, Solving ODEs I (1993); Dormand & Prince 1980; Fehlberg 1968.
+#pragma once
+
+#include <memory>
+
+#include "integrators/integrator.h"
+
+namespace impactlab {
+
+enum class OdeintMethod { kRk4, kDopri5, kRkf78 };
+
+struct OdeintRungeKuttaOptions {
+  double abs_tol = 1e-12;
+  double rel_tol = 1e-10;
+  void Validate() const;
+};
+
+class OdeintRungeKutta final : public Integrator {
+ public:
+  using Options = OdeintRungeKuttaOptions;
+  explicit OdeintRungeKutta(OdeintMethod method, Options options = {});
+  ~OdeintRungeKutta() override;
+  std::string name() const override;
+  IntegratorTraits traits() const override;
+
+ private:
+  StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  OdeintMethod method_;
+  Options options_;
+};
+
+}  // namespace impactlab

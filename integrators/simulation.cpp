@@ -1,0 +1,199 @@
+#include "integrators/simulation.h"
+
+#include <boost/math/tools/roots.hpp>
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+#include "core/checks.h"
+
+namespace impactlab {
+
+void SimulationOptions::Validate() const {
+  RequirePositive("t_end", t_end);
+  RequirePositive("dt", dt);
+  if (max_halvings < 0) throw InvalidParameter("max_halvings", max_halvings, ">= 0");
+}
+
+MechanicalState HermiteInterpolate(const MechanicalSystem& system, const MechanicalState& a,
+                                   const MechanicalState& b, double t) {
+  const double h = b.t - a.t;
+  const double s = (t - a.t) / h;
+  const double h00 = (1 + 2 * s) * (1 - s) * (1 - s), h10 = s * (1 - s) * (1 - s);
+  const double h01 = s * s * (3 - 2 * s), h11 = s * s * (s - 1);
+  Eigen::VectorXd qa(a.q.size()), qb(b.q.size()), va(a.v.size()), vb(b.v.size());
+  system.PositionRate(a, qa);
+  system.PositionRate(b, qb);
+  system.Acceleration(a, va);
+  system.Acceleration(b, vb);
+  MechanicalState out = a;
+  out.t = t;
+  out.q = h00 * a.q + h10 * h * qa + h01 * b.q + h11 * h * qb;
+  out.v = h00 * a.v + h10 * h * va + h01 * b.v + h11 * h * vb;
+  out.z = (1 - s) * a.z + s * b.z;
+  out.dissipated = (1 - s) * a.dissipated + s * b.dissipated;
+  system.NormalizeCoordinates(out);
+  return out;
+}
+
+namespace {
+
+struct Overlaps {
+  std::vector<double> delta, rate;
+};
+
+Overlaps Measure(const MechanicalSystem& system, const MechanicalState& s) {
+  Overlaps o;
+  o.delta.assign(system.num_contacts(), 0.0);
+  o.rate.assign(system.num_contacts(), 0.0);
+  if (system.num_contacts() > 0) system.ContactOverlaps(s, o.delta, o.rate);
+  return o;
+}
+
+// Find t in (a.t, b.t] with f(state(t)) = 0 given a sign change of f between the ends.
+ContactEvent LocateEvent(const MechanicalSystem& system, const Integrator& integrator, const MechanicalState& a,
+                         const MechanicalState& b, int contact, ContactEventKind kind, bool use_rate) {
+  std::string located_by = "hermite";
+  auto state_at = [&](double t) {
+    if (auto s = integrator.Interpolate(system, t)) {
+      located_by = "dense_output";
+      return *s;
+    }
+    return HermiteInterpolate(system, a, b, t);
+  };
+  auto f = [&](double t) {
+    const Overlaps o = Measure(system, state_at(t));
+    return use_rate ? o.rate[contact] : o.delta[contact];
+  };
+  double fa = f(a.t), fb = f(b.t);
+  double t_event = b.t;
+  if (fa != 0.0 && fb != 0.0 && (fa < 0) != (fb < 0)) {
+    boost::uintmax_t iters = 200;
+    auto tol = [](double l, double r) { return std::abs(r - l) <= 1e-15 * std::max(std::abs(l), std::abs(r)); };
+    try {
+      auto [lo, hi] = boost::math::tools::toms748_solve(f, a.t, b.t, fa, fb, tol, iters);
+      t_event = 0.5 * (lo + hi);
+    } catch (const std::exception&) {
+      t_event = b.t;
+    }
+  } else if (fa == 0.0) {
+    t_event = a.t;
+  }
+  ContactEvent ev;
+  ev.contact = contact;
+  ev.kind = kind;
+  ev.t = t_event;
+  ev.state = state_at(t_event);
+  const Overlaps o = Measure(system, ev.state);
+  ev.overlap = o.delta[contact];
+  ev.overlap_rate = o.rate[contact];
+  ev.located_by = located_by;
+  return ev;
+}
+
+}  // namespace
+
+SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator, const MechanicalState& initial,
+                          const SimulationOptions& options, const std::vector<StepObserver*>& observers) {
+  options.Validate();
+  const auto wall_start = std::chrono::steady_clock::now();
+  integrator.Reset();
+  integrator.ResetStatistics();
+  SimulationRecord record;
+  MechanicalState state = initial;
+  for (auto* o : observers) o->OnStart(system, state);
+
+  Overlaps previous = Measure(system, state);
+  const int nc = system.num_contacts();
+  std::vector<char> in_contact(nc);
+  for (int i = 0; i < nc; ++i) in_contact[i] = previous.delta[i] > 0.0;
+  double last_separation = -1.0;
+  bool ever_contact = false;
+
+  const long n_nominal = static_cast<long>(std::ceil(options.t_end / options.dt - 1e-9));
+  for (long n = 0; n < n_nominal; ++n) {
+    if (record.steps >= options.max_steps)
+      throw StepFailure("max_steps = " + std::to_string(options.max_steps) + " reached at t = " +
+                        std::to_string(state.t));
+    const double t_next = std::min(options.t_end, (n + 1) * options.dt);
+    // Sub-steps of the nominal step (more than one only after a retry).
+    while (state.t < t_next * (1 - 1e-15) - 1e-300) {
+      double h = t_next - state.t;
+      MechanicalState before = state;
+      StepResult result;
+      int halvings = 0;
+      for (;;) {
+        result = integrator.Step(system, state, h);
+        if (result.status == StepStatus::kAccepted) break;
+        if (result.status == StepStatus::kFailed || !options.adaptive_retry || halvings >= options.max_halvings)
+          throw StepFailure("integrator '" + integrator.name() + "' failed at t = " + std::to_string(state.t) +
+                            " with h = " + std::to_string(h) + ": " + result.message);
+        h *= 0.5;
+        ++halvings;
+      }
+      ++record.steps;
+      // --- events inside (before.t, state.t] ---
+      const Overlaps now = Measure(system, state);
+      if (options.locate_events) {
+        for (int i = 0; i < nc; ++i) {
+          const bool was = previous.delta[i] > 0.0, is = now.delta[i] > 0.0;
+          std::vector<ContactEvent> found;
+          const LocatedEvent* by_integrator_start = nullptr;
+          const LocatedEvent* by_integrator_end = nullptr;
+          for (const auto& le : result.events)
+            if (le.contact == i) (le.entering ? by_integrator_start : by_integrator_end) = &le;
+          auto from_integrator = [&](const LocatedEvent& le, ContactEventKind kind) {
+            ContactEvent ev;
+            ev.contact = i;
+            ev.kind = kind;
+            ev.t = le.state.t;
+            ev.state = le.state;
+            const Overlaps o = Measure(system, le.state);
+            ev.overlap = o.delta[i];
+            ev.overlap_rate = o.rate[i];
+            ev.located_by = "integrator";
+            return ev;
+          };
+          if (!was && is) {
+            found.push_back(by_integrator_start ? from_integrator(*by_integrator_start, ContactEventKind::kStart)
+                                                : LocateEvent(system, integrator, before, state, i,
+                                                              ContactEventKind::kStart, false));
+          } else if (was && !is) {
+            if (previous.rate[i] > 0.0)  // peak and exit in the same step (very coarse steps)
+              found.push_back(LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true));
+            found.push_back(by_integrator_end ? from_integrator(*by_integrator_end, ContactEventKind::kEnd)
+                                              : LocateEvent(system, integrator, before, state, i,
+                                                            ContactEventKind::kEnd, false));
+          } else if (was && is && previous.rate[i] > 0.0 && now.rate[i] <= 0.0) {
+            found.push_back(LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true));
+          }
+          for (auto& ev : found) {
+            if (ev.kind == ContactEventKind::kStart) ever_contact = true;
+            if (ev.kind == ContactEventKind::kEnd) last_separation = ev.t;
+            for (auto* o : observers) o->OnEvent(system, ev);
+            record.events.push_back(std::move(ev));
+          }
+          in_contact[i] = is;
+        }
+      }
+      previous = now;
+      for (auto* o : observers) o->OnStep(system, state);
+    }
+    if (options.stop_after_separation > 0.0 && ever_contact && last_separation >= 0.0 &&
+        state.t - last_separation >= options.stop_after_separation) {
+      bool any = false;
+      for (int i = 0; i < nc; ++i) any = any || in_contact[i];
+      if (!any) {
+        record.stopped_early = true;
+        break;
+      }
+    }
+  }
+  for (auto* o : observers) o->OnFinish(system, state);
+  record.final_state = state;
+  record.statistics = integrator.statistics();
+  record.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return record;
+}
+
+}  // namespace impactlab

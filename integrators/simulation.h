@@ -1,0 +1,52 @@
+// Simulate: the fixed-step driver every study uses.
+//
+//   for n = 0 .. : Step(h) (halving h on kRetrySmallerStep, up to max_halvings, when adaptive_retry),
+//                  locate contact events inside the step, notify observers.
+//
+// Event location. For each contact i the driver watches δ_i (start: ≤ 0 → > 0, end: > 0 → ≤ 0) and, inside
+// a contact, δ̇_i (+ → −: maximum overlap). Events the integrator located itself (CVODE) are used as they are.
+// Otherwise the state inside the step comes from the integrator's dense output when it has one, else from
+// the cubic Hermite interpolant of (q, q̇) at both step ends (velocities interpolated with the Hermite
+// interpolant of (v, v̇)), and the crossing is found with TOMS 748 to 1e-15 relative in t. Hermite
+// interpolation is O(h⁴), so restitution is not limited to O(h) by step granularity.
+#pragma once
+
+#include <vector>
+
+#include "integrators/integrator.h"
+#include "observe/contact_event.h"
+#include "observe/step_observer.h"
+
+namespace impactlab {
+
+struct SimulationOptions {
+  double t_end = 1.0;          ///< [s] > 0
+  double dt = 1e-3;            ///< [s] > 0
+  bool adaptive_retry = true;  ///< halve dt on kRetrySmallerStep
+  int max_halvings = 20;
+  long max_steps = 50'000'000;
+  bool locate_events = true;
+  /// Stop this long after the last contact ended with no contact active (0 = run to t_end).
+  double stop_after_separation = 0.0;
+
+  void Validate() const;
+};
+
+struct SimulationRecord {
+  MechanicalState final_state;
+  std::vector<ContactEvent> events;
+  long steps = 0;
+  double wall_time_s = 0.0;
+  StepStatistics statistics;
+  bool stopped_early = false;
+};
+
+/// Runs `integrator` on `system` from `initial`. Throws StepFailure when a step cannot be completed.
+SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator, const MechanicalState& initial,
+                          const SimulationOptions& options, const std::vector<StepObserver*>& observers);
+
+/// Cubic Hermite state between two step end points (used for event location and tests).
+MechanicalState HermiteInterpolate(const MechanicalSystem& system, const MechanicalState& a,
+                                   const MechanicalState& b, double t);
+
+}  // namespace impactlab

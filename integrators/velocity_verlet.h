@@ -1,0 +1,32 @@
+// VelocityVerlet: the explicit second-order scheme DEM codes use [Verlet 1967; Swope et al. 1982].
+//
+//   v_{n+½} = v_n + h/2 a_n
+//   q_{n+1} = q_n + h N(q_n) v_{n+½}                 (= q_n + h v_n + h²/2 a_n when q̇ = v)
+//   v_{n+1} = v_{n+½} + h/2 a(q_{n+1}, v_{n+1})      velocity-dependent forces (dampers) are evaluated
+//                                                    IMPLICITLY at the end-of-step velocity, by fixed-point
+//                                                    iteration to 1e-15 relative [THEORY.md §12.3]; with
+//                                                    no damping this is the plain scheme.
+//   D_{n+1}  = D_n + h/2 (P_n + P_{n+1})             dissipated work by the trapezoidal rule
+//
+// Symplectic and second order for conservative systems with smooth forces; contact exit inside a step is
+// not sub-stepped (the phase-dependent exit error of THEORY.md §12.3 is present and measured).
+#pragma once
+
+#include "integrators/integrator.h"
+
+namespace impactlab {
+
+class VelocityVerlet final : public Integrator {
+ public:
+  std::string name() const override { return "velocity_verlet"; }
+  IntegratorTraits traits() const override;
+  void Reset() override { cache_valid_ = false; }
+
+ private:
+  StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  bool cache_valid_ = false;
+  MechanicalState cached_state_;
+  Eigen::VectorXd cached_acceleration_;
+};
+
+}  // namespace impactlab

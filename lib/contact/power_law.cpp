@@ -1,0 +1,32 @@
+#include "contact/power_law.h"
+
+#include <cmath>
+
+#include "core/checks.h"
+
+namespace impactlab {
+
+PowerLaw::PowerLaw(double k, double p) : k_(RequirePositive("k", k)), p_(RequireAtLeast("p", p, 1.0)) {}
+
+double PowerLaw::Potential(double delta) const {
+  return delta > 0.0 ? k_ * std::pow(delta, p_ + 1.0) / (p_ + 1.0) : 0.0;
+}
+double PowerLaw::Force(double delta) const { return delta > 0.0 ? k_ * std::pow(delta, p_) : 0.0; }
+double PowerLaw::Stiffness(double delta) const {
+  if (delta < 0.0) return 0.0;
+  if (p_ == 1.0) return k_;
+  return delta > 0.0 ? p_ * k_ * std::pow(delta, p_ - 1.0) : 0.0;
+}
+double PowerLaw::EffectiveStiffness(double delta) const {
+  if (delta < 0.0) return 0.0;
+  if (p_ == 1.0) return k_;
+  return delta > 0.0 ? 0.5 * (p_ + 1.0) * k_ * std::pow(delta, p_ - 1.0) : 0.0;
+}
+
+HertzLaw HertzLaw::FromMaterial(double effective_modulus, double effective_radius) {
+  RequirePositive("E_star", effective_modulus);
+  RequirePositive("R_star", effective_radius);
+  return HertzLaw(4.0 / 3.0 * effective_modulus * std::sqrt(effective_radius));
+}
+
+}  // namespace impactlab

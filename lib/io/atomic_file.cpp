@@ -1,0 +1,38 @@
+#include "io/atomic_file.h"
+
+#include "core/errors.h"
+
+namespace impactlab {
+
+AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
+  if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path());
+  tmp_ = path_;
+  tmp_ += ".tmp";
+  out_.open(tmp_, std::ios::binary | std::ios::trunc);
+  if (!out_) throw InvalidParameter("output file", "\"" + path_.string() + "\"", "a writable path");
+  out_.precision(17);
+}
+
+AtomicFile::~AtomicFile() {
+  if (!committed_) {
+    out_.close();
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+  }
+}
+
+void AtomicFile::Commit() {
+  out_.flush();
+  if (!out_) throw InvalidParameter("output file", "\"" + path_.string() + "\"", "a writable path (write failed)");
+  out_.close();
+  std::filesystem::rename(tmp_, path_);
+  committed_ = true;
+}
+
+void WriteFileAtomically(const std::filesystem::path& path, const std::string& content) {
+  AtomicFile f(path);
+  f.stream() << content;
+  f.Commit();
+}
+
+}  // namespace impactlab

@@ -1,0 +1,46 @@
+// ConstantMassSystem: the extra structure implicit and energy–momentum conserving schemes need.
+//
+//   M v̇ = −∇V(q) + f_nc(q, v) + f_ext(t),    q̇ = v,    M = diag(m) constant
+//
+// (point masses, planar rigid bodies (x, y, θ), 1D oscillators). 3D rotations do not have a constant mass
+// matrix in rotation coordinates and do not implement this interface [THEORY.md §7, "3D rotations"].
+// Implicit schemes reach it by dynamic_cast and reject systems that do not provide it with a clear error.
+//
+// f_nc must be linear in v, f_nc = −C(q) v (dashpots), so that implicit schemes can solve for it in closed
+// form; DampingMatrix returns C(q) ⪰ 0 (sparse) and DampingForce applies it.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include "system/mechanical_system.h"
+
+namespace impactlab {
+
+class ConstantMassSystem : public MechanicalSystem {
+ public:
+  /// Diagonal of the constant mass matrix M [kg or kg·m²].
+  virtual Eigen::VectorXd MassDiagonal() const = 0;
+  /// V(q) [J] at positions q (history-free part of the potential).
+  virtual double Potential(const Eigen::VectorXd& q) const = 0;
+  /// ∇V(q) [N or N·m].
+  virtual void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> gradient) const = 0;
+  /// ∇²V(q), sparse (chains and clouds have banded / sparse Hessians). Default: central finite
+  /// differences of the gradient (dense pattern; override for large systems).
+  virtual Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const;
+  /// Viscous damping matrix C(q) ⪰ 0 (sparse) so that f_nc = −C(q) v. Default: no damping.
+  virtual Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const;
+  /// External (applied) generalized force f_ext(t), e.g. gravity. Default: none.
+  virtual void ExternalForce(double t, Eigen::Ref<Eigen::VectorXd> f) const {
+    (void)t;
+    f.setZero();
+  }
+
+  // MechanicalSystem defaults derived from the structure above.
+  void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
+  double KineticEnergy(const MechanicalState& s) const override;
+  double PotentialEnergy(const MechanicalState& s) const override { return Potential(s.q); }
+  double DissipationPower(const MechanicalState& s) const override;
+};
+
+}  // namespace impactlab

@@ -1,0 +1,98 @@
+// MechanicalSystem: what an integrator can ask of a mechanical problem (a "model").
+//
+//   q̇ = N(q) v                      PositionRate   (N = I by default)
+//   v̇ = a(t, q, v, z)               Acceleration   (M⁻¹ times all generalized forces, gyroscopic included)
+//   ż = Z(t, q, v, z)               HistoryRate    (continuous history variables; zero by default)
+//   E = T(q, v) + V(q, z)           KineticEnergy + PotentialEnergy (V includes energy stored in history springs)
+//   P_diss(q, v, z) ≥ 0             DissipationPower (physical damping/friction power; reported unclipped so a
+//                                   law that creates energy shows up as negative dissipation)
+//
+// Contacts are exposed as "contact events": for contact i the overlap δ_i (> 0 in contact, ≤ 0 separated)
+// and its rate δ̇_i. The simulation driver locates sign changes of δ_i (contact start/end) and of δ̇_i
+// inside a contact (maximum overlap). Sign convention (all of impactlab): δ > 0 is penetration, the normal
+// force is positive when compressive (repulsive), n points from body A into body B.
+//
+// Integrators know nothing about specific models: they see this interface (and the optional
+// ConstantMassSystem extension for implicit / conserving schemes). Models know nothing about integrators.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "state/mechanical_state.h"
+
+namespace impactlab {
+
+class MechanicalSystem {
+ public:
+  virtual ~MechanicalSystem() = default;
+
+  virtual std::string name() const = 0;
+  /// Initial state as configured (t = 0, dissipated = 0).
+  virtual MechanicalState InitialState() const = 0;
+
+  // --- kinematics and dynamics -------------------------------------------------------------------
+  /// q̇ = N(q) v. Default: q̇ = v (requires q and v of equal size).
+  virtual void PositionRate(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> q_dot) const { q_dot = s.v; }
+  /// v̇ = M⁻¹ (f_conservative + f_nonconservative + f_external), gyroscopic terms included.
+  virtual void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const = 0;
+  /// False when a(t, q, v, z) does not depend on v (lets explicit schemes skip velocity iterations).
+  virtual bool velocity_dependent_forces() const { return true; }
+  /// ż for history variables that evolve continuously (ODE-based integrators integrate it). Default 0.
+  virtual void HistoryRate(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> z_dot) const {
+    (void)s;
+    z_dot.setZero();
+  }
+  /// Discrete history update from the previous accepted state to the new one (incremental laws).
+  /// Called by every integrator once per step after the new positions are known, before the final
+  /// force evaluation of the step. Must be a pure function of (before, after.q, after.v).
+  virtual void UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
+    (void)before;
+    (void)after;
+  }
+  /// Project coordinates back onto their manifold (e.g. renormalize unit quaternions). Default: none.
+  virtual void NormalizeCoordinates(MechanicalState& s) const { (void)s; }
+
+  // --- energy ------------------------------------------------------------------------------------
+  virtual double KineticEnergy(const MechanicalState& s) const = 0;
+  virtual double PotentialEnergy(const MechanicalState& s) const = 0;
+  virtual double DissipationPower(const MechanicalState& s) const {
+    (void)s;
+    return 0.0;
+  }
+  double TotalEnergy(const MechanicalState& s) const { return KineticEnergy(s) + PotentialEnergy(s); }
+
+  // --- contacts ----------------------------------------------------------------------------------
+  /// Number of contact event functions (pairs that may touch). May be 0.
+  virtual int num_contacts() const { return 0; }
+  /// Overlap δ_i [m] (> 0 in contact) and its time rate δ̇_i [m/s] for every contact i.
+  virtual void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
+                               std::span<double> overlap_rate) const {
+    (void)s;
+    (void)overlap;
+    (void)overlap_rate;
+  }
+
+  // --- momenta (for isolated systems; nullopt where undefined, e.g. a body against a wall) ---------
+  virtual std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const {
+    (void)s;
+    return std::nullopt;
+  }
+  virtual std::optional<Eigen::Vector3d> AngularMomentum(const MechanicalState& s) const {
+    (void)s;
+    return std::nullopt;
+  }
+
+  // --- what observers log --------------------------------------------------------------------------
+  /// Names (with units) of extra model-specific columns of the time series, e.g. "delta_m".
+  virtual std::vector<std::string> ObservableNames() const { return {}; }
+  virtual void Observe(const MechanicalState& s, std::vector<double>& values) const {
+    (void)s;
+    values.clear();
+  }
+};
+
+}  // namespace impactlab

@@ -1,0 +1,16 @@
+// CLI commands: each command lives in its own file and adds a CLI11 sub-command whose callback stores the
+// action to run in `action` (returning the process exit code). main.cpp lists the Add*Command calls.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace impactlab::cli {
+
+using Action = std::function<int()>;
+
+void AddListCommand(CLI::App& app, Action& action);
+void AddRunCommand(CLI::App& app, Action& action);
+void AddValidateCommand(CLI::App& app, Action& action);
+
+}  // namespace impactlab::cli

@@ -1,0 +1,21 @@
+// `impactlab validate [--quick] [--only PATTERN] [--out DIR]`: runs the registered validation studies and
+// writes the report (validation/report). Exit status 0 only if every claim passes or is a documented,
+// known deviation.
+#include <iostream>
+
+#include "cli/command.h"
+#include "report/validation_suite.h"
+
+namespace impactlab::cli {
+
+void AddValidateCommand(CLI::App& app, Action& action) {
+  auto* sub = app.add_subcommand("validate", "run the validation studies and write the report");
+  auto options = std::make_shared<ValidationOptions>();
+  sub->add_flag("--quick", options->quick, "reduced resolution (finishes in under 2 minutes)");
+  sub->add_option("--only", options->only, "run only studies whose name contains PATTERN");
+  sub->add_option("--threads", options->threads, "worker threads (default: all cores)");
+  sub->add_option("--out", options->out_dir, "output directory (default validation-report)");
+  sub->callback([&action, options] { action = [options] { return RunValidationSuite(*options); }; });
+}
+
+}  // namespace impactlab::cli

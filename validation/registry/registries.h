@@ -1,0 +1,43 @@
+// The registries of impactlab (integrators, normal laws, damping laws, models). To add a scheme, law or
+// model: write its file, then add one line to the matching Register* function in registries.cpp.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "contact/damping/damping_law.h"
+#include "contact/normal_contact_law.h"
+#include "core/parameter_set.h"
+#include "integrators/integrator.h"
+#include "integrators/simulation.h"
+#include "observe/energy_ledger.h"
+#include "registry/registry.h"
+#include "system/mechanical_system.h"
+
+namespace impactlab {
+
+using IntegratorFactory = std::function<std::unique_ptr<Integrator>(const ParameterSet&)>;
+using NormalLawFactory = std::function<std::shared_ptr<const NormalContactLaw>(const ParameterSet&)>;
+/// Damping laws are bound to the elastic law and the (effective) mass they damp.
+using DampingLawFactory = std::function<std::shared_ptr<const DampingLaw>(
+    const ParameterSet&, const std::shared_ptr<const NormalContactLaw>& elastic, double mass)>;
+
+/// What a run of a model produced, handed to the model's summary function.
+struct RunOutcome {
+  const SimulationRecord& record;
+  const EnergyLedger& ledger;
+};
+
+/// A configured model: the system and the model-specific summary of a run (adds keys to `out`).
+struct ModelInstance {
+  std::shared_ptr<const MechanicalSystem> system;
+  std::function<void(const RunOutcome&, nlohmann::json& out)> summarize;
+};
+using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
+
+const Registry<IntegratorFactory>& IntegratorRegistry();
+const Registry<NormalLawFactory>& NormalLawRegistry();
+const Registry<DampingLawFactory>& DampingLawRegistry();
+const Registry<ModelFactory>& ModelRegistry();
+
+}  // namespace impactlab
