@@ -12,5 +12,6 @@ using Action = std::function<int()>;
 void AddListCommand(CLI::App& app, Action& action);
 void AddRunCommand(CLI::App& app, Action& action);
 void AddValidateCommand(CLI::App& app, Action& action);
+void AddCalibrateCommand(CLI::App& app, Action& action);
 
 }  // namespace impactlab::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   impactlab::cli::AddListCommand(app, action);
   impactlab::cli::AddRunCommand(app, action);
   impactlab::cli::AddValidateCommand(app, action);
+  impactlab::cli::AddCalibrateCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
