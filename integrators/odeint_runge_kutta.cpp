@@ -44,7 +44,7 @@ IntegratorTraits OdeintRungeKutta::traits() const {
       t.reference = "Dormand & Prince 1980, J. Comput. Appl. Math. 6:19-26";
       break;
     case OdeintMethod::kRkf78:
-      t.order = 7;
+      t.order = 8;  // odeint's fehlberg78 advances with the 8th-order weights (error_order 7)
       t.adaptive = true;
       t.reference = "Fehlberg 1968, NASA TR R-287";
       break;
