@@ -15,7 +15,14 @@ void OdeintRungeKuttaOptions::Validate() const {
   RequirePositive("rel_tol", rel_tol);
 }
 
-OdeintRungeKutta::OdeintRungeKutta(OdeintMethod method, Options options) : method_(method), options_(options) {
+struct OdeintRungeKutta::Workspace {
+  OdeState y;
+  MechanicalState scratch;
+  odeint::runge_kutta4<OdeState> rk4;
+};
+
+OdeintRungeKutta::OdeintRungeKutta(OdeintMethod method, Options options)
+    : method_(method), options_(options), work_(std::make_unique<Workspace>()) {
   options_.Validate();
 }
 OdeintRungeKutta::~OdeintRungeKutta() = default;
@@ -54,10 +61,13 @@ IntegratorTraits OdeintRungeKutta::traits() const {
 
 StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   const FirstOrderForm form(state);
-  OdeState y(form.size());
+  OdeState& y = work_->y;
+  y.resize(form.size());
   form.Pack(state, y.data());
-  const MechanicalState before = state;
-  MechanicalState scratch = state;
+  const MechanicalState& before = step_start();
+  MechanicalState& scratch = work_->scratch;
+  if (scratch.q.size() != state.q.size() || scratch.v.size() != state.v.size() || scratch.z.size() != state.z.size())
+    scratch = state;
   long evaluations = 0;
   auto rhs = [&](const OdeState& x, OdeState& dxdt, double t) {
     ++evaluations;
@@ -68,8 +78,7 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
   try {
     switch (method_) {
       case OdeintMethod::kRk4: {
-        odeint::runge_kutta4<OdeState> stepper;
-        stepper.do_step(rhs, y, t0, h);
+        work_->rk4.do_step(rhs, y, t0, h);
         ++stats_.internal_steps;
         break;
       }

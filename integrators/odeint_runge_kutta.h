@@ -35,8 +35,10 @@ class OdeintRungeKutta final : public Integrator {
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  struct Workspace;  // odeint steppers and buffers, kept across steps (no per-step allocation)
   OdeintMethod method_;
   Options options_;
+  std::unique_ptr<Workspace> work_;
 };
 
 }  // namespace impactlab
