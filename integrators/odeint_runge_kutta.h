@@ -2,7 +2,9 @@
 // first-order form y = [q, v, z, D] (integrators/first_order_form.h):
 //
 //   rk4     classical 4th-order Runge–Kutta, fixed step          odeint::runge_kutta4
-//   dopri5  Dormand–Prince 5(4), error-controlled sub-steps       odeint::runge_kutta_dopri5 (controlled)
+//   dopri5  Dormand–Prince 5(4), error-controlled sub-steps       odeint::runge_kutta_dopri5 (controlled, FSAL),
+//           with dense output: Interpolate(t) inside the last outer step uses DOPRI's 4th-order continuous
+//           extension (runge_kutta_dopri5::calc_state) of the internal step that contains t
 //   rkf78   Runge–Kutta–Fehlberg 7(8), error-controlled sub-steps odeint::runge_kutta_fehlberg78 (controlled);
 //           odeint propagates the 8th-order solution (measured slope 7.9, tests/integrators/convergence_order_test.cpp)
 //
@@ -32,6 +34,7 @@ class OdeintRungeKutta final : public Integrator {
   ~OdeintRungeKutta() override;
   std::string name() const override;
   IntegratorTraits traits() const override;
+  std::optional<MechanicalState> Interpolate(const MechanicalSystem& system, double t) const override;
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
