@@ -8,7 +8,8 @@ namespace impactlab {
 
 StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& state, double h) {
   if (!(std::isfinite(h) && h > 0.0)) throw InvalidParameter("dt", h, "> 0 and finite");
-  const MechanicalState saved = state;
+  step_start_ = state;  // reuses storage when sizes match
+  const MechanicalState& saved = step_start_;
   const double t_target = saved.t + h;
   StepResult result;
   try {

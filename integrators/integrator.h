@@ -82,10 +82,14 @@ class Integrator {
   void ResetStatistics() { stats_ = {}; }
 
  protected:
+  /// The state at the start of the current Step() (valid inside DoStep); kept in a member so that repeated
+  /// steps reuse its storage instead of allocating.
+  const MechanicalState& step_start() const { return step_start_; }
   StepStatistics stats_;
 
  private:
   virtual StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) = 0;
+  MechanicalState step_start_;
 };
 
 }  // namespace impactlab

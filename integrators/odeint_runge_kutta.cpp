@@ -15,7 +15,27 @@ void OdeintRungeKuttaOptions::Validate() const {
   RequirePositive("rel_tol", rel_tol);
 }
 
-OdeintRungeKutta::OdeintRungeKutta(OdeintMethod method, Options options) : method_(method), options_(options) {
+using Dopri5 = odeint::runge_kutta_dopri5<OdeState>;
+
+/// One accepted internal dopri5 step, enough for its continuous extension.
+struct Dopri5Segment {
+  Dopri5 stepper;  // holds the stages of this step
+  OdeState x_old, dxdt_old, x_new, dxdt_new;
+  double t_old = 0.0, t_new = 0.0;
+};
+
+struct OdeintRungeKutta::Workspace {
+  OdeState y;
+  MechanicalState scratch;
+  odeint::runge_kutta4<OdeState> rk4;
+  std::vector<Dopri5Segment> segments;  // internal steps of the last outer step (dense output)
+  double dt_guess = 0.0;                // last accepted internal step size
+  MechanicalState shape;                // sizes for unpacking interpolated states
+  double dissipated_shape = 0.0;
+};
+
+OdeintRungeKutta::OdeintRungeKutta(OdeintMethod method, Options options)
+    : method_(method), options_(options), work_(std::make_unique<Workspace>()) {
   options_.Validate();
 }
 OdeintRungeKutta::~OdeintRungeKutta() = default;
@@ -44,7 +64,7 @@ IntegratorTraits OdeintRungeKutta::traits() const {
       t.reference = "Dormand & Prince 1980, J. Comput. Appl. Math. 6:19-26";
       break;
     case OdeintMethod::kRkf78:
-      t.order = 7;
+      t.order = 8;  // odeint's fehlberg78 advances with the 8th-order weights (error_order 7)
       t.adaptive = true;
       t.reference = "Fehlberg 1968, NASA TR R-287";
       break;
@@ -54,10 +74,13 @@ IntegratorTraits OdeintRungeKutta::traits() const {
 
 StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   const FirstOrderForm form(state);
-  OdeState y(form.size());
+  OdeState& y = work_->y;
+  y.resize(form.size());
   form.Pack(state, y.data());
-  const MechanicalState before = state;
-  MechanicalState scratch = state;
+  const MechanicalState& before = step_start();
+  MechanicalState& scratch = work_->scratch;
+  if (scratch.q.size() != state.q.size() || scratch.v.size() != state.v.size() || scratch.z.size() != state.z.size())
+    scratch = state;
   long evaluations = 0;
   auto rhs = [&](const OdeState& x, OdeState& dxdt, double t) {
     ++evaluations;
@@ -68,15 +91,43 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
   try {
     switch (method_) {
       case OdeintMethod::kRk4: {
-        odeint::runge_kutta4<OdeState> stepper;
-        stepper.do_step(rhs, y, t0, h);
+        work_->rk4.do_step(rhs, y, t0, h);
         ++stats_.internal_steps;
         break;
       }
       case OdeintMethod::kDopri5: {
-        auto stepper = odeint::make_controlled<odeint::runge_kutta_dopri5<OdeState>>(options_.abs_tol,
-                                                                                      options_.rel_tol);
-        stats_.internal_steps += static_cast<long>(odeint::integrate_adaptive(stepper, rhs, y, t0, t0 + h, h));
+        // Drive the FSAL controlled stepper by hand so that every accepted internal step is kept for dense
+        // output; the last internal step is clipped to land exactly on t0 + h.
+        auto controlled = odeint::make_controlled<Dopri5>(options_.abs_tol, options_.rel_tol);
+        work_->segments.clear();
+        work_->shape = state;
+        OdeState dxdt(y.size());
+        rhs(y, dxdt, t0);
+        double t = t0, dt = work_->dt_guess > 0.0 ? std::min(work_->dt_guess, h) : h;
+        const double t1 = t0 + h;
+        int failures = 0;
+        while (t1 - t > 1e-14 * std::max(std::abs(t1), h)) {
+          dt = std::min(dt, t1 - t);
+          Dopri5Segment seg;
+          seg.x_old = y;
+          seg.dxdt_old = dxdt;
+          seg.t_old = t;
+          const double dt_tried = dt;
+          if (controlled.try_step(rhs, y, dxdt, t, dt) == odeint::success) {
+            seg.stepper = controlled.stepper();
+            seg.x_new = y;
+            seg.dxdt_new = dxdt;
+            seg.t_new = t;
+            work_->segments.push_back(std::move(seg));
+            ++stats_.internal_steps;
+            work_->dt_guess = dt;
+            if (t1 - t < 1e-14 * std::max(std::abs(t1), h)) break;
+          } else {
+            ++stats_.rejected_steps;
+            if (++failures > 500 || dt < 1e-300 || dt >= dt_tried * 1.000001)
+              throw std::runtime_error("dopri5: step size underflow");
+          }
+        }
         break;
       }
       case OdeintMethod::kRkf78: {
@@ -95,6 +146,22 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
   system.NormalizeCoordinates(state);
   system.UpdateHistory(before, state);
   return result;
+}
+
+std::optional<MechanicalState> OdeintRungeKutta::Interpolate(const MechanicalSystem& system, double t) const {
+  (void)system;
+  if (method_ != OdeintMethod::kDopri5 || work_->segments.empty()) return std::nullopt;
+  for (const auto& seg : work_->segments) {
+    if (t < seg.t_old || t > seg.t_new) continue;
+    OdeState x(seg.x_old.size());
+    if (t == seg.t_new) x = seg.x_new;
+    else seg.stepper.calc_state(t, x, seg.x_old, seg.dxdt_old, seg.t_old, seg.x_new, seg.dxdt_new, seg.t_new);
+    const FirstOrderForm form(work_->shape);
+    MechanicalState s = work_->shape;
+    form.Unpack(x.data(), t, s);
+    return s;
+  }
+  return std::nullopt;
 }
 
 }  // namespace impactlab

@@ -2,11 +2,14 @@
 // first-order form y = [q, v, z, D] (integrators/first_order_form.h):
 //
 //   rk4     classical 4th-order Runge–Kutta, fixed step          odeint::runge_kutta4
-//   dopri5  Dormand–Prince 5(4), error-controlled sub-steps       odeint::runge_kutta_dopri5 (controlled)
-//   rkf78   Runge–Kutta–Fehlberg 7(8), error-controlled sub-steps odeint::runge_kutta_fehlberg78 (controlled)
+//   dopri5  Dormand–Prince 5(4), error-controlled sub-steps       odeint::runge_kutta_dopri5 (controlled, FSAL),
+//           with dense output: Interpolate(t) inside the last outer step uses DOPRI's 4th-order continuous
+//           extension (runge_kutta_dopri5::calc_state) of the internal step that contains t
+//   rkf78   Runge–Kutta–Fehlberg 7(8), error-controlled sub-steps odeint::runge_kutta_fehlberg78 (controlled);
+//           odeint propagates the 8th-order solution (measured slope 7.9, tests/integrators/convergence_order_test.cpp)
 //
 // The adaptive ones integrate each outer step [t, t+h] with integrate_adaptive at (abs_tol, rel_tol) and
-// report their internal steps; their declared order is that of the propagated solution (5 and 7).
+// report their internal steps; their declared order is that of the propagated solution (5 and 8).
 // References: Hairer, Nørsett & Wanner, Solving ODEs I (1993); Dormand & Prince 1980; Fehlberg 1968.
 #pragma once
 
@@ -31,11 +34,14 @@ class OdeintRungeKutta final : public Integrator {
   ~OdeintRungeKutta() override;
   std::string name() const override;
   IntegratorTraits traits() const override;
+  std::optional<MechanicalState> Interpolate(const MechanicalSystem& system, double t) const override;
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  struct Workspace;  // odeint steppers and buffers, kept across steps (no per-step allocation)
   OdeintMethod method_;
   Options options_;
+  std::unique_ptr<Workspace> work_;
 };
 
 }  // namespace impactlab

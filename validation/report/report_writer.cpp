@@ -99,7 +99,9 @@ std::string Table(const std::vector<const Claim*>& claims, const std::vector<std
 void RenderFigures(const fs::path& out) {
   const fs::path script = fs::path(IMPACTLAB_SOURCE_DIR) / "scripts" / "plot_figures.py";
   if (!fs::exists(script)) return;
-  const std::string cmd = "python3 '" + script.string() + "' '" + out.string() + "'";
+  // Debian's python3-matplotlib belongs to /usr/bin/python3 (a python3 earlier on PATH may lack it).
+  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string cmd = python + " '" + script.string() + "' '" + out.string() + "'";
   if (std::system(cmd.c_str()) != 0)
     std::fprintf(stderr, "impactlab: warning: figure rendering failed (python3-matplotlib missing?)\n");
 }

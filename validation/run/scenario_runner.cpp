@@ -31,6 +31,9 @@ nlohmann::json RunScenario(const RunRequest& request) {
       ? p.GetDouble("output_every") : std::max(1.0, std::floor(options.t_end / options.dt / 20000.0))));
   std::vector<std::unique_ptr<Integrator>> integrators;
   for (const auto& n : names) integrators.push_back(IntegratorRegistry().Get(n).make(p));
+  // Option keys of integrators not selected in this run (e.g. cvode_rtol when only rk4 runs) are valid keys:
+  // constructing every registered integrator reads (and validates) them.
+  for (const auto& [n, entry] : IntegratorRegistry().entries()) (void)entry.make(p);
   if (auto unused = p.UnusedKeys(); !unused.empty()) {
     std::string list;
     for (const auto& k : unused) list += (list.empty() ? "" : ", ") + k;

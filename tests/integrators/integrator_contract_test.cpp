@@ -1,0 +1,38 @@
+// Contract suite run on every registered integrator (STYLE.md §3.7): bad h rejected, time advances by
+// exactly h, a free particle is integrated exactly, the declared reference is non-empty.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/errors.h"
+#include "registry/registries.h"
+#include "support/analytic_problems.h"
+
+using namespace impactlab;
+
+TEST_CASE("integrator contract: every registered integrator") {
+  for (const auto& name : IntegratorRegistry().names()) {
+    SUBCASE(name.c_str()) {
+      auto integrator = IntegratorRegistry().Get(name).make(ParameterSet{});
+      CHECK(integrator->name() == name);
+      CHECK_FALSE(integrator->traits().reference.empty());
+      CHECK(integrator->traits().order >= 1);
+      testing::FreeParticle particle;
+      MechanicalState s = particle.InitialState();
+      const MechanicalState s0 = s;
+      CHECK_THROWS_AS((void)integrator->Step(particle, s, 0.0), InvalidParameter);
+      CHECK_THROWS_AS((void)integrator->Step(particle, s, -1e-3), InvalidParameter);
+      CHECK_THROWS_AS((void)integrator->Step(particle, s, std::numeric_limits<double>::quiet_NaN()), InvalidParameter);
+      CHECK(s.q == s0.q);  // untouched after rejected input
+      const double h = 0.125;
+      for (int i = 0; i < 8; ++i) REQUIRE(integrator->Step(particle, s, h).status == StepStatus::kAccepted);
+      CHECK(s.t == doctest::Approx(1.0).epsilon(1e-15));
+      for (int k = 0; k < 2; ++k) {
+        CHECK(s.q[k] == doctest::Approx(s0.q[k] + s0.v[k] * s.t).epsilon(1e-12));
+        CHECK(s.v[k] == doctest::Approx(s0.v[k]).epsilon(1e-12));
+      }
+      CHECK(integrator->statistics().steps == 8);
+    }
+  }
+}

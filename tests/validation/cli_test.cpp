@@ -1,0 +1,96 @@
+// The command line as a user meets it: `list --json` content, `run --json` keys, and bad input giving a
+// one-line error that names the key and the valid range, a non-zero exit code, and no crash.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Output {
+  int status = 0;
+  std::string out;
+};
+
+Output Run(const std::string& args) {
+  const std::string cmd = std::string(IMPACTLAB_BINARY) + " " + args + " 2>&1";
+  Output o;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) o.out.append(buf.data(), n);
+  const int rc = pclose(pipe);
+  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  return o;
+}
+
+const std::string kScenarios = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/";
+
+}  // namespace
+
+TEST_CASE("impactlab list --json") {
+  const Output o = Run("list --json");
+  REQUIRE(o.status == 0);
+  const auto j = nlohmann::json::parse(o.out);
+  CHECK(j["integrators"].size() >= 6);
+  CHECK(j["normal_laws"].size() >= 3);
+  CHECK(j["damping_laws"].size() >= 4);
+  bool oscillator = false;
+  for (const auto& m : j["models"]) oscillator = oscillator || m["name"] == "contact_oscillator";
+  CHECK(oscillator);
+  for (const auto& i : j["integrators"]) CHECK(i.contains("name"));
+}
+
+TEST_CASE("[study] impactlab run: undamped Hertz impact, CVODE restitution within 1e-6 of 1") {
+  const Output o = Run("run " + kScenarios + "hertz_impact.toml --integrator velocity_verlet --integrator rk4 "
+                       "--integrator dopri5 --integrator cvode_bdf --json");
+  REQUIRE(o.status == 0);
+  const auto j = nlohmann::json::parse(o.out);
+  REQUIRE(j["runs"].size() == 4);
+  for (const auto& run : j["runs"]) {
+    for (const char* key : {"integrator", "dt", "steps", "restitution", "contact_duration", "max_overlap",
+                            "energy_error_max", "energy_balance_residual_max", "wall_time_s", "rhs_evaluations"})
+      CHECK_MESSAGE(run.contains(key), key);
+    CHECK(run["energy_error_max"].get<double>() >= 0.0);
+    if (run["integrator"] == "cvode_bdf") CHECK(std::abs(run["restitution"].get<double>() - 1.0) < 1e-6);
+  }
+}
+
+TEST_CASE("bad input: one-line error naming the key and the range, exit code != 0") {
+  const std::string hertz = kScenarios + "hertz_impact.toml";
+  const std::string cone = kScenarios + "cone_p2.toml";
+  struct Case {
+    std::string args, must_contain;
+  };
+  const std::filesystem::path bad_toml = std::filesystem::temp_directory_path() / "impactlab_malformed.toml";
+  {
+    std::ofstream f(bad_toml);
+    f << "model = \"contact_oscillator\"\nk = = 3\n";
+  }
+  const Case cases[] = {
+      {"run " + hertz + " --integrator nope", "integrator"},
+      {"run " + cone + " --set p=0.5", "p = 0.5"},
+      {"run " + cone + " --set e=1.5", "e = 1.5"},
+      {"run " + cone + " --set e=0", "e = 0"},
+      {"run " + cone + " --set m=-1", "m = -1"},
+      {"run " + cone + " --set k=-2", "k = -2"},
+      {"run " + cone + " --dt -1", "dt"},
+      {"run " + cone + " --set dt=0", "dt = 0"},
+      {"run " + cone + " --set typo_key=3", "typo_key"},
+      {"run " + bad_toml.string(), "scenario"},
+      {"run /nonexistent/file.toml", "scenario"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.args);
+    const Output o = Run(c.args);
+    CAPTURE(o.out);
+    CHECK(o.status != 0);
+    CHECK(o.status < 128);  // no crash (signal)
+    CHECK(o.out.find(c.must_contain) != std::string::npos);
+    CHECK(o.out.find("valid") != std::string::npos);  // the range is stated
+  }
+}
