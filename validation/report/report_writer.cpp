@@ -201,6 +201,11 @@ ReportSummary WriteReport(const fs::path& out, const std::vector<StudyRecord>& r
       html << "<pre>" << HtmlEscape(r.result.narrative) << "</pre>";
     }
   }
+  // Browser self-check (tests/validation/report_html_test.cpp): on window load, count the figures that
+  // decoded (naturalWidth > 0) and publish "N/M" as <body data-figures-loaded>, read back by headless Chromium.
+  html << "<script>window.addEventListener('load',function(){var f=document.querySelectorAll('img.figure'),n=0;"
+          "f.forEach(function(i){if(i.complete&&i.naturalWidth>0)n++;});"
+          "document.body.dataset.figuresLoaded=n+'/'+f.length;});</script>";
   html << "</body></html>\n";
   WriteFileAtomically(out / "report.md", md.str());
   WriteFileAtomically(out / "report.html", html.str());
