@@ -94,6 +94,7 @@ FitResult RunCalibration(const ParameterSet& config, const std::optional<Calibra
     EllipsoidRestitutionFitOptions o;
     o.ellipsoid = EllipsoidFrom(config);
     o.initial_e_cn = config.GetDouble("initial_e_cn", o.initial_e_cn);
+    o.relative_residuals = config.GetBool("relative_residuals", false);
     RejectUnusedKeys(config, true);
     if (!data) throw InvalidParameter("data", "<none>", "a CSV file with columns theta_deg, e_E (--data)");
     return FitEllipsoidContactRestitution(EllipsoidObservations(*data), o);

@@ -1,8 +1,8 @@
 // CalibrationProblem: a calibration configured by a flat TOML file (docs/calibration.md, "Ceres calibration"),
 // parsed once at the edge into typed options, then run on a data set. `problem` selects the fit:
 //
-//   problem = "ellipsoid_e_cn"   keys a, b, c, mass, I_yy (0 or absent: m(a²+c²)/5), initial_e_cn
-//                                 data: theta_deg, e_E                           (ellipsoid_restitution_fit.h)
+//   problem = "ellipsoid_e_cn"   keys a, b, c, mass, I_yy (0 or absent: m(a²+c²)/5), initial_e_cn,
+//                                 relative_residuals; data: theta_deg, e_E                           (ellipsoid_restitution_fit.h)
 //   problem = "sphere_friction"  keys e_n, fit_e_n, initial_mu                 (sphere_friction_fit.h)
 //                                 data: gamma_deg, e_t and/or beta [, e_n]
 //   problem = "kuwabara_kono"    keys mass, k | (E_star, R_star), cvode_rtol, initial  (damping_coefficient_fit.h)

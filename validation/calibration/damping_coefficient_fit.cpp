@@ -26,8 +26,9 @@ struct SimulatedRestitutionResidual {
   PowerLawImpact impact;
   ViscousDampingModel model;
   double v0, e_measured;
-  bool operator()(const double* coefficient, double* residual) const {
-    residual[0] = SimulatedRestitution(impact, model, coefficient[0], v0) - e_measured;
+  double scale;  // coefficient = scale · x (x = O(1), see FreeParameter)
+  bool operator()(const double* x, double* residual) const {
+    residual[0] = SimulatedRestitution(impact, model, scale * x[0], v0) - e_measured;
     return std::isfinite(residual[0]);
   }
 };
@@ -115,16 +116,21 @@ FitResult FitDampingCoefficient(const std::vector<SpeedRestitutionObservation>& 
       for (const auto& d : data) c += KuwabaraKonoAsymptoticGamma(options.impact, d.e, d.v0) / static_cast<double>(data.size());
     }
   }
+  if (!(c > 0.0)) c = 1.0;  // e.g. all targets e = 1: start anywhere positive
+  const double scale = c;
+  double x = 1.0;
   ceres::Problem problem;
   for (const auto& d : data) {
     auto* cost = new ceres::NumericDiffCostFunction<SimulatedRestitutionResidual, ceres::CENTRAL, 1, 1>(
-        new SimulatedRestitutionResidual{options.impact, options.model, d.v0, d.e});
-    problem.AddResidualBlock(cost, nullptr, &c);
+        new SimulatedRestitutionResidual{options.impact, options.model, d.v0, d.e, scale});
+    problem.AddResidualBlock(cost, nullptr, &x);
   }
-  problem.SetParameterLowerBound(&c, 0, 0.0);
+  problem.SetParameterLowerBound(&x, 0, 0.0);
   LeastSquaresOptions lso;
   lso.max_iterations = 50;
-  FitResult r = SolveLeastSquares(problem, {{tsuji ? "alpha" : "gamma", &c, tsuji ? "1" : "N s m^-1.5"}}, lso);
+  FitResult r =
+      SolveLeastSquares(problem, {{tsuji ? "alpha" : "gamma", &x, tsuji ? "1" : "N s m^-1.5", scale}}, lso);
+  c = scale * x;
   r.problem = tsuji ? "tsuji_alpha" : "kuwabara_kono";
   r.details["damping"] = Name(options.model);
   r.details["impact"] = {{"mass", options.impact.mass}, {"k", options.impact.k}, {"p", options.impact.p},

@@ -2,6 +2,7 @@
 
 #include <ceres/ceres.h>
 
+#include <cmath>
 #include <numbers>
 
 #include "core/checks.h"
@@ -13,9 +14,12 @@ namespace {
 struct EnergyRestitutionResidual {
   double normal_mass_ratio;  // m_n*/m at θ_i
   double e_E_measured;
+  bool relative;
   template <typename T>
   bool operator()(const T* e_cn, T* residual) const {
-    residual[0] = EnergyRestitution(e_cn[0], normal_mass_ratio) - T(e_E_measured);
+    using std::log;
+    const T model = EnergyRestitution(e_cn[0], normal_mass_ratio);
+    residual[0] = relative ? log(model) - T(std::log(e_E_measured)) : model - T(e_E_measured);
     return true;
   }
 };
@@ -33,7 +37,7 @@ std::vector<EllipsoidObservation> EllipsoidObservations(const CalibrationData& d
   std::vector<EllipsoidObservation> out;
   for (size_t i = 0; i < theta.size(); ++i) {
     RequireInClosed("data row " + std::to_string(i + 1) + " theta_deg", theta[i], -180.0, 180.0);
-    RequireInClosed("data row " + std::to_string(i + 1) + " e_E", e[i], 0.0, 1.5);
+    RequireInLeftOpen("data row " + std::to_string(i + 1) + " e_E", e[i], 0.0, 1.5);
     out.push_back({theta[i], e[i]});
   }
   return out;
@@ -50,12 +54,13 @@ FitResult FitEllipsoidContactRestitution(const std::vector<EllipsoidObservation>
     const PlanarContactGeometry g = FirstContactGeometry(options.ellipsoid, obs.theta_deg * std::numbers::pi / 180.0);
     const double ratio = g.normal_mass / options.ellipsoid.mass;
     problem.AddResidualBlock(new ceres::AutoDiffCostFunction<EnergyRestitutionResidual, 1, 1>(
-                                 new EnergyRestitutionResidual{ratio, obs.e_E}),
+                                 new EnergyRestitutionResidual{ratio, obs.e_E, options.relative_residuals}),
                              nullptr, &e_cn);
     per_point.push_back({{"theta_deg", obs.theta_deg}, {"e_E_measured", obs.e_E}, {"normal_mass_ratio", ratio},
                          {"lever_x", g.lever_x}, {"h", g.h}});
   }
-  problem.SetParameterLowerBound(&e_cn, 0, 0.0);
+  // ln e_E is finite for e_cn > 0 (e_E → 0 only for e_cn → 0 at an aligned orientation).
+  problem.SetParameterLowerBound(&e_cn, 0, options.relative_residuals ? 1e-9 : 0.0);
   problem.SetParameterUpperBound(&e_cn, 0, 1.0);
   FitResult r = SolveLeastSquares(problem, {{"e_cn", &e_cn, "1"}});
   r.problem = "ellipsoid_e_cn";
@@ -64,6 +69,7 @@ FitResult FitEllipsoidContactRestitution(const std::vector<EllipsoidObservation>
   r.details["points"] = per_point;
   r.details["ellipsoid"] = {{"a", options.ellipsoid.a}, {"b", options.ellipsoid.b}, {"c", options.ellipsoid.c},
                             {"mass", options.ellipsoid.mass}, {"I_yy", options.ellipsoid.Iyy()}};
+  r.details["residuals"] = options.relative_residuals ? "ln(model) - ln(measured)" : "model - measured";
   r.details["model"] = "e_E = sqrt(1 - (1 - e_cn^2) m_n*/m), planar Schur-complement m_n* (THEORY.md §2.1, §4)";
   return r;
 }

@@ -3,6 +3,8 @@
 // hypothesis": one fitted e_cn should account for the full angular dependence of e_E].
 //
 //   r_i(e_cn) = √(1 − (1 − e_cn²) m_n*(θ_i)/m) − e_E,i          (planar_ellipsoid_restitution.h)
+//   or, with relative_residuals, r_i = ln e_E,model − ln e_E,i   (the likelihood residual when the measurement
+//   error is proportional to e_E; then the ±2 s.e. coverage is Student's t(N−1), see the calibration study)
 //
 // Ceres AutoDiffCostFunction<1 residual, 1 parameter> per observation, e_cn bounded to [0, 1].
 // Data columns: theta_deg (rotation about y [deg]), e_E.
@@ -17,6 +19,7 @@ namespace impactlab::calibration {
 struct EllipsoidRestitutionFitOptions {
   PlanarEllipsoid ellipsoid;
   double initial_e_cn = 0.8;  ///< start value ∈ [0, 1]
+  bool relative_residuals = false;  ///< residuals ln(model) − ln(measured) instead of model − measured
   void Validate() const;
 };
 

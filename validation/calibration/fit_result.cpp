@@ -58,7 +58,8 @@ std::string FitResult::Format() const {
 FitResult SolveLeastSquares(ceres::Problem& problem, const std::vector<FreeParameter>& free,
                             const LeastSquaresOptions& options) {
   FitResult r;
-  for (const auto& f : free) r.parameters.push_back({f.name, *f.value, *f.value, std::nullopt, f.unit});
+  for (const auto& f : free)
+    r.parameters.push_back({f.name, f.scale * *f.value, f.scale * *f.value, std::nullopt, f.unit});
 
   ceres::Solver::Options so;
   so.linear_solver_type = ceres::DENSE_QR;
@@ -89,7 +90,7 @@ FitResult SolveLeastSquares(ceres::Problem& problem, const std::vector<FreeParam
   for (double x : r.residuals) ss += x * x;
   r.rms_residual = r.residuals.empty() ? 0.0 : std::sqrt(ss / static_cast<double>(r.residuals.size()));
   r.degrees_of_freedom = r.num_residuals - static_cast<int>(free.size());
-  for (size_t i = 0; i < free.size(); ++i) r.parameters[i].value = *free[i].value;
+  for (size_t i = 0; i < free.size(); ++i) r.parameters[i].value = free[i].scale * *free[i].value;
 
   if (r.degrees_of_freedom > 0 && summary.IsSolutionUsable()) {
     ceres::Covariance::Options co;
@@ -104,7 +105,7 @@ FitResult SolveLeastSquares(ceres::Problem& problem, const std::vector<FreeParam
       for (size_t i = 0; i < free.size(); ++i) {
         double c = 0.0;
         if (covariance.GetCovarianceBlock(free[i].value, free[i].value, &c) && std::isfinite(c) && c >= 0.0)
-          r.parameters[i].standard_error = std::sqrt(c * s2);
+          r.parameters[i].standard_error = free[i].scale * std::sqrt(c * s2);
       }
     }
   }

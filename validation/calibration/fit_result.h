@@ -58,11 +58,15 @@ struct FitResult {
   std::string Format() const;
 };
 
-/// A free parameter block of size 1 registered in the problem (value points into caller storage).
+/// A free parameter block of size 1 registered in the problem (value points into caller storage). The solver
+/// sees the dimensionless x; the physical parameter is scale·x (reported value, initial and standard error
+/// are multiplied by scale). Keep x = O(1): Ceres's bounded-problem gradient test ‖x − Π(x − g)‖ loses g
+/// below the rounding of x, so a parameter of size 1e5 with a gradient of 1e-11 stops at once.
 struct FreeParameter {
   std::string name;
   double* value;
   std::string unit = "1";
+  double scale = 1.0;
 };
 
 struct LeastSquaresOptions {
