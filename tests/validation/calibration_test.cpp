@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <sys/wait.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numbers>
@@ -263,4 +265,52 @@ TEST_CASE("calibration: configs, bad input and the calibrate CLI") {
   const double value = j["parameters"][0]["value"].get<double>();
   const double se = j["parameters"][0]["standard_error"].get<double>();
   CHECK(std::abs(value - 0.5) <= kSigmas * se);
+}
+
+namespace {
+
+std::string ReadWithoutConfigLine(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  REQUIRE(f != nullptr);
+  std::string out;
+  char line[4096];
+  while (std::fgets(line, sizeof line, f))
+    if (std::string(line).rfind("# config:", 0) != 0) out += line;
+  std::fclose(f);
+  return out;
+}
+
+int RunCli(const std::string& args) {
+  const int status = std::system((std::string(IMPACTLAB_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("calibration: shipped example CSVs are reproduced bit for bit by --synthesize; bad input exits 2") {
+  const std::string dir = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/calibration/examples/";
+  const std::string tmp = std::string(IMPACTLAB_BINARY) + "_calibration_synth.csv";
+  for (auto [config, csv] : std::vector<std::pair<std::string, std::string>>{
+           {"ellipsoid_e_cn.toml", "ellipsoid_e_cn.csv"}, {"sphere_friction.toml", "sphere_friction.csv"}}) {
+    CAPTURE(config);
+    REQUIRE(RunCli("calibrate " + dir + config + " --synthesize " + tmp) == 0);
+    CHECK(ReadWithoutConfigLine(tmp) == ReadWithoutConfigLine(dir + csv));
+    std::remove(tmp.c_str());
+  }
+  // The Kuwabara–Kono data come from CVODE runs: equal to CVODE's tolerance (1e-12) rather than bit for bit,
+  // which would depend on the floating-point details of the machine.
+  {
+    constexpr double kCvodeReproTol = 1e-9;
+    REQUIRE(RunCli("calibrate " + dir + "kuwabara_kono_speeds.toml --synthesize " + tmp) == 0);
+    const auto fresh = CalibrationData::ReadCsv(tmp), shipped = CalibrationData::ReadCsv(dir + "kuwabara_kono.csv");
+    REQUIRE(fresh.rows() == shipped.rows());
+    for (size_t i = 0; i < fresh.rows(); ++i) {
+      CHECK(fresh.Column("v0")[i] == shipped.Column("v0")[i]);
+      CHECK(std::abs(fresh.Column("e")[i] - shipped.Column("e")[i]) < kCvodeReproTol);
+    }
+    std::remove(tmp.c_str());
+  }
+  CHECK(RunCli("calibrate " + dir + "ellipsoid_e_cn.toml --data /nonexistent.csv") == 2);
+  CHECK(RunCli("calibrate " + dir + "ellipsoid_e_cn.toml") == 2);          // no data
+  CHECK(RunCli("calibrate " + dir + "sphere_friction.toml --data " + dir + "ellipsoid_e_cn.csv") == 2);  // columns
 }
