@@ -287,7 +287,7 @@ int RunCli(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("calibration: shipped example CSVs are reproduced bit for bit by --synthesize; bad input exits 2") {
+TEST_CASE("calibration: shipped example CSVs are reproduced by --synthesize, and bad input exits 2") {
   const std::string dir = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/calibration/examples/";
   const std::string tmp = std::string(IMPACTLAB_BINARY) + "_calibration_synth.csv";
   for (auto [config, csv] : std::vector<std::pair<std::string, std::string>>{

@@ -143,10 +143,10 @@ StudyResult CalibrationStudy::Run(const StudyContext& ctx) const {
     for (size_t i = 0; i < gammas.size(); ++i)
       pts << 3.5 * (1 + e_n) * mu * AbsCotImpactAngle(gammas[i]) << ',' << et[i] << ',' << beta[i] << '\n';
     curve << "psi,e_t_fit,beta_fit\n" << std::setprecision(10);
-    for (int i = 1; i <= 200; ++i) {
-      const double gamma = 90.0 + 0.45 * i;
-      const auto m = RigidSphereTangentialRestitution(p.value, e_n, AbsCotImpactAngle(gamma));
-      curve << 3.5 * (1 + e_n) * mu * AbsCotImpactAngle(gamma) << ',' << m.e_t << ',' << m.beta << '\n';
+    for (int i = 0; i <= 200; ++i) {  // ψ ∈ [0, 4] covers the data (γ ≤ 170° → ψ ≤ 3.6)
+      const double psi = 0.02 * i;
+      const auto m = RigidSphereTangentialRestitution(p.value, e_n, psi / (3.5 * (1 + e_n) * mu));
+      curve << psi << ',' << m.e_t << ',' << m.beta << '\n';
     }
     WriteFileAtomically(ctx.out_dir / "sphere_data.csv", pts.str());
     WriteFileAtomically(ctx.out_dir / "sphere_curve.csv", curve.str());
