@@ -314,3 +314,29 @@ TEST_CASE("calibration: shipped example CSVs are reproduced by --synthesize, and
   CHECK(RunCli("calibrate " + dir + "ellipsoid_e_cn.toml") == 2);          // no data
   CHECK(RunCli("calibrate " + dir + "sphere_friction.toml --data " + dir + "ellipsoid_e_cn.csv") == 2);  // columns
 }
+
+TEST_CASE("calibration: sphere mu from beta alone, and Kuwabara-Kono gamma from several speeds within 2 sigma") {
+  const std::vector<double> gammas = {95, 100, 105, 110, 115, 120, 125, 130, 140, 150, 160, 170};
+  const auto full = SynthesizeSphereData(0.2, 0.8, gammas, 0.01, 21, false);
+  CalibrationData beta_only({"gamma_deg", "beta"});
+  for (size_t i = 0; i < full.rows(); ++i) beta_only.AddRow({full.Column("gamma_deg")[i], full.Column("beta")[i]});
+  SphereFrictionFitOptions so;
+  so.e_n = 0.8;
+  const FitResult s = FitSphereFriction(beta_only, so);
+  REQUIRE(s.convergence.converged);
+  CHECK(s.num_residuals == 12);
+  CHECK(s.degrees_of_freedom == 11);
+  REQUIRE(s.Get("mu").standard_error.has_value());
+  CHECK(std::abs(s.Get("mu").value - 0.2) <= kSigmas * *s.Get("mu").standard_error);
+
+  PowerLawImpact im;  // m = k = 1 (dimensionless Hertz oscillator)
+  DampingFitOptions o;
+  o.impact = im;
+  const auto data = SynthesizeDampingData(im, ViscousDampingModel::kKuwabaraKono, 0.1, {0.25, 0.5, 1.0, 2.0, 4.0},
+                                          0.002, 2026);
+  const FitResult r = FitDampingCoefficient(SpeedRestitutionObservations(data), o);
+  REQUIRE(r.convergence.converged);
+  REQUIRE(r.Get("gamma").standard_error.has_value());
+  CHECK(r.degrees_of_freedom == 4);
+  CHECK(std::abs(r.Get("gamma").value - 0.1) <= kSigmas * *r.Get("gamma").standard_error);
+}
