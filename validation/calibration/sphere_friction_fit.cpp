@@ -58,12 +58,7 @@ FitResult FitSphereFriction(const CalibrationData& data, const SphereFrictionFit
     cot[i] = AbsCotImpactAngle(gamma[i]);
   }
 
-  double e_n = options.e_n;
-  if (options.fit_e_n && options.e_n == SphereFrictionFitOptions{}.e_n) {
-    double s = 0.0;
-    for (double x : e_n_meas) s += x;
-    e_n = std::clamp(s / static_cast<double>(e_n_meas.size()), 0.0, 1.0);
-  }
+  double e_n = options.e_n;  // fixed value, or the start value when fit_e_n
   double mu = options.initial_mu;
   if (mu == 0.0) {
     std::vector<double> est;
