@@ -136,3 +136,15 @@ TEST_CASE("ellipsoid_wall: bad input names the key") {
   CHECK_THROWS_WITH_AS(ModelRegistry().Get("ellipsoid_wall").make(ps), doctest::Contains("semi_axes"),
                        InvalidParameter);
 }
+
+TEST_CASE("ellipsoid_wall: fixed-mass baselines are exact when aligned and differ when oblique") {
+  // θ = 0: m_n* = m all the time, so all three mass choices are the same exact law
+  for (const std::string mode : {"fixed_reduced_mass", "fixed_initial_mass"}) {
+    const auto run = RunEllipsoid(0.0, 0.5, 1e3, "cvode_bdf", 1e-3, mode);
+    CHECK(run["e_cn"].get<double>() == doctest::Approx(0.5).epsilon(1e-6));
+  }
+  // θ = 30°: η from the larger mass m over-damps the contact-point mode
+  const auto adaptive = RunEllipsoid(30.0, 0.5, 1e3, "cvode_bdf", 1e-3, "adaptive");
+  const auto reduced = RunEllipsoid(30.0, 0.5, 1e3, "cvode_bdf", 1e-3, "fixed_reduced_mass");
+  CHECK(reduced["e_cn"].get<double>() < adaptive["e_cn"].get<double>() - 0.05);
+}
