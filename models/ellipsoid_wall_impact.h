@@ -14,7 +14,8 @@
 //   elastic:  V(q) = K_n V_c,  −∇V = G K_n S_n          (force K_n S_n e_z at x̄, exact gradient)
 //   damping:  f_nc = −η G Gᵀ v = −C(q) v, η = 2ξ√(m_n* k_eff) (or a fixed mass), P_diss = η v_cn²
 //   m_n* = (1/m + r_x²/I_yy)⁻¹ with the lever at x̄ (THEORY.md §12.5)
-// The normal force is never clipped (it turns tensile just before separation, at δ = 0).
+// The normal force is never clipped (it turns tensile just before separation, at δ = 0). The damper is active
+// for δ ≥ 0 (its δ → 0⁺ limit at δ = 0 exactly, THEORY.md §12.2), the elastic force for δ > 0 (it is 0 at δ = 0).
 // Contact event function: δ, with rate δ̇ = ḣ − v_z = −n·(v + ω × r_s) exactly (r_s: support-point lever);
 // since x̄ = x_s at δ = 0, δ̇ = −v_cn at contact start and end, so −δ̇_end/δ̇_start = e_cn (Seed000 eq. 38).
 #pragma once
