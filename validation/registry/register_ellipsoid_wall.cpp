@@ -1,4 +1,5 @@
-// Registration of model "ellipsoid_wall" (models/ellipsoid_wall_impact.h) and its run summary.
+// Registration of models "ellipsoid_wall" (planar, models/ellipsoid_wall_impact.h) and "ellipsoid_wall_3d"
+// (models/ellipsoid_wall_impact_3d.h) and their run summaries.
 // Summary keys, all measured at the FIRST contact / FIRST separation (THEORY.md §12.4):
 //   m_n_star_initial   eq. 14 at first touch [kg];     kappa_initial  eq. 11 at first touch
 //   e_cn               −v_cn(exit)/v_cn(entry)  (eq. 38)
@@ -14,6 +15,7 @@
 #include "dynamics/impulsive_restitution.h"
 #include "metrics/contact_metrics.h"
 #include "models/ellipsoid_wall_impact.h"
+#include "models/ellipsoid_wall_impact_3d.h"
 #include "registry/registries.h"
 
 namespace impactlab {
@@ -94,6 +96,65 @@ void SummarizeEllipsoidWall(const EllipsoidWallImpact& model, const RunOutcome& 
   out["max_overlap"] = out["delta_max"];
 }
 
+// Same keys for the 3D model, vectors as *_x/_y/_z; omega_after_* is the world-frame angular velocity.
+void SummarizeEllipsoidWall3D(const EllipsoidWallImpact3D& model, const RunOutcome& outcome, nlohmann::json& out) {
+  const auto& events = outcome.record.events;
+  const ContactEvent* start = nullptr;
+  const ContactEvent* end = nullptr;
+  int starts = 0;
+  for (const auto& ev : events) {
+    if (ev.kind == ContactEventKind::kStart && starts++ == 0) start = &ev;
+    if (start && !end && ev.kind == ContactEventKind::kEnd) end = &ev;
+  }
+  const ContactMetrics m = FirstContactMetrics(events, 0);
+  const auto& p = model.parameters();
+  const MechanicalState s0 = start ? start->state : model.InitialState();
+  const auto c0 = model.ContactAt(s0.q);
+  const Eigen::Vector3d lever0 = c0.geometry.support_point - s0.q.head<3>();
+  const Eigen::Matrix3d inertia0 = model.WorldInertia(s0.q);
+  out["m_n_star_initial"] = ProjectedNormalMass(InverseEffectiveMassBodyWall({p.mass, inertia0, lever0}),
+                                                Eigen::Vector3d::UnitZ());
+  out["rho_G_initial"] = c0.geometry.gaussian_radius;
+  auto null = nlohmann::json(nullptr);
+  ImpulsiveImpactInput in;
+  in.mass = p.mass;
+  in.inertia = inertia0;
+  in.lever = lever0;
+  in.velocity = s0.v.head<3>();
+  in.angular_velocity = model.WorldAngularVelocity(s0);
+  in.e_cn = p.e_cn;
+  try {
+    const auto imp = SolveImpulsiveWallImpact(in);
+    out["e_E_impulsive"] = imp.e_E;
+    for (int i = 0; i < 3; ++i) {
+      out[std::string("v_impulsive_") + "xyz"[i]] = imp.velocity[i];
+      out[std::string("omega_impulsive_") + "xyz"[i]] = imp.angular_velocity[i];
+    }
+  } catch (const InvalidParameter&) {
+    out["e_E_impulsive"] = null;
+  }
+  out["delta_max"] = m.max_overlap ? nlohmann::json(*m.max_overlap) : null;
+  out["delta_max_over_rho"] = m.max_overlap ? nlohmann::json(*m.max_overlap / c0.geometry.gaussian_radius) : null;
+  out["second_contact"] = starts > 1;
+  out["rebounds"] = end != nullptr;
+  if (start && end) {
+    const double vcn_in = model.ContactNormalVelocity(start->state);
+    const double vcn_out = model.ContactNormalVelocity(end->state);
+    out["e_cn"] = -vcn_out / vcn_in;
+    out["restitution"] = -vcn_out / vcn_in;
+    out["e_E"] = std::sqrt(model.KineticEnergy(end->state) / model.KineticEnergy(start->state));
+    const Eigen::Vector3d w = model.WorldAngularVelocity(end->state);
+    for (int i = 0; i < 3; ++i) {
+      out[std::string("v_after_") + "xyz"[i]] = end->state.v[i];
+      out[std::string("omega_after_") + "xyz"[i]] = w[i];
+    }
+    out["contact_duration"] = end->t - start->t;
+  } else {
+    out["e_cn"] = out["restitution"] = out["e_E"] = out["contact_duration"] = null;
+  }
+  out["max_overlap"] = out["delta_max"];
+}
+
 }  // namespace
 
 void RegisterEllipsoidWallModel(Registry<ModelFactory>& r) {
@@ -120,6 +181,32 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& r) {
           ModelInstance mi;
           mi.system = model;
           mi.summarize = [model](const RunOutcome& o, nlohmann::json& out) { SummarizeEllipsoidWall(*model, o, out); };
+          return mi;
+        });
+  r.Add("ellipsoid_wall_3d",
+        "rigid ellipsoid on a rigid wall, full 3D (position + quaternion, Euler equations), ECC Model I + "
+        "contact-centric damping; keys: semi_axes, mass, theta_deg, tilt_deg, v_x, v_y, v_z, omega_x, omega_y, "
+        "omega_z (world frame), gap, K_n, e_cn, damping",
+        [](const ParameterSet& ps) {
+          EllipsoidWall3DParameters p;
+          const auto axes = ps.GetVector("semi_axes", {1.0, 0.6, 0.6});
+          if (axes.size() != 3)
+            throw InvalidParameter("semi_axes", ParameterSet::ToString(axes), "three numbers (a, b, c) [m]");
+          p.shape.semi_axes = Eigen::Vector3d(axes[0], axes[1], axes[2]);
+          p.mass = ps.GetDouble("mass", p.mass);
+          p.theta_deg = ps.GetDouble("theta_deg", p.theta_deg);
+          p.tilt_deg = ps.GetDouble("tilt_deg", p.tilt_deg);
+          p.velocity = Eigen::Vector3d(ps.GetDouble("v_x", 0.0), ps.GetDouble("v_y", 0.0), ps.GetDouble("v_z", -1.5));
+          p.angular_velocity = Eigen::Vector3d(ps.GetDouble("omega_x", 0.0), ps.GetDouble("omega_y", 0.0),
+                                               ps.GetDouble("omega_z", 0.0));
+          p.gap = ps.GetDouble("gap", p.gap);
+          p.K_n = ps.GetDouble("K_n", p.K_n);
+          p.e_cn = ps.GetDouble("e_cn", p.e_cn);
+          p.damping = ParseDampingMassMode(ps.GetString("damping", "adaptive"));
+          auto model = std::make_shared<EllipsoidWallImpact3D>(p);
+          ModelInstance mi;
+          mi.system = model;
+          mi.summarize = [model](const RunOutcome& o, nlohmann::json& out) { SummarizeEllipsoidWall3D(*model, o, out); };
           return mi;
         });
 }
