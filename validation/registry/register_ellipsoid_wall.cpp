@@ -3,7 +3,7 @@
 // Summary keys, all measured at the FIRST contact / FIRST separation (THEORY.md §12.4):
 //   m_n_star_initial   eq. 14 at first touch [kg];     kappa_initial  eq. 11 at first touch
 //   e_cn               −v_cn(exit)/v_cn(entry)  (eq. 38)
-//   e_E                √(K(exit)/K(entry))      (eq. 45)
+//   e_E                √(K(exit)/K(entry))      (eq. 45);   coupling_offset = e_E − e_cn (eq. 46)
 //   e_E_impulsive      rigid-impact prediction (eqs. 39–45) from the state at first touch
 //   v_z_impulsive, omega_y_impulsive   rigid post-impact velocities
 //   delta_max, delta_max_over_rho      ρ = ρ_G = abc/h² at first touch (THEORY.md §2.1, §11.2)
@@ -81,6 +81,7 @@ void SummarizeEllipsoidWall(const EllipsoidWallImpact& model, const RunOutcome& 
     out["e_cn"] = -vcn_out / vcn_in;
     out["e_cn_target"] = p.e_cn;
     out["e_E"] = std::sqrt(model.KineticEnergy(end->state) / model.KineticEnergy(start->state));
+    out["coupling_offset"] = out["e_E"].get<double>() - out["e_cn"].get<double>();  // Δe, eq. 46
     out["v_x_after"] = end->state.v[0];
     out["v_z_after"] = end->state.v[1];
     out["omega_y_after"] = end->state.v[2];
@@ -88,7 +89,7 @@ void SummarizeEllipsoidWall(const EllipsoidWallImpact& model, const RunOutcome& 
     out["contact_duration"] = end->t - start->t;
     out["restitution"] = -vcn_out / vcn_in;
   } else {
-    for (const char* k : {"v_cn_entry", "v_cn_exit", "e_cn", "e_E", "v_x_after", "v_z_after", "omega_y_after",
+    for (const char* k : {"v_cn_entry", "v_cn_exit", "e_cn", "e_E", "coupling_offset", "v_x_after", "v_z_after", "omega_y_after",
                           "m_n_star_exit", "contact_duration", "restitution"})
       out[k] = null;
   }
