@@ -88,6 +88,28 @@ void EllipsoidWallImpact::PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref
   g[2] = -c.response.torque.y();
 }
 
+Eigen::SparseMatrix<double> EllipsoidWallImpact::PotentialHessian(const Eigen::VectorXd& q) const {
+  Eigen::SparseMatrix<double> hess(3, 3);
+  const auto g = EvaluateEllipsoidPlane(p_.shape, Centre(q), RotationY(q[2]), Wall());
+  const double z = q[1];
+  if (!(g.delta > 0.0 && g.t < 2.0)) return hess;
+  const double a2 = p_.shape.semi_axes[0] * p_.shape.semi_axes[0];
+  const double c2 = p_.shape.semi_axes[2] * p_.shape.semi_axes[2];
+  const double k = p_.K_n * std::numbers::pi * p_.shape.semi_axes.prod();
+  const double H = g.sigma(2, 2), P = g.sigma(0, 2);
+  const double dH = -2.0 * P, dP = (c2 - a2) * std::cos(2.0 * q[2]);
+  const double f = (H - z * z) * std::pow(H, -1.5);
+  const double f_theta = dH * std::pow(H, -2.5) * (1.5 * z * z - 0.5 * H);
+  const double v_zz = 2.0 * k * z * std::pow(H, -1.5);
+  const double v_zt = -k * f_theta;
+  const double v_tt = -k * z * (f_theta * P / H + f * dP / H - f * P * dH / (H * H));
+  hess.insert(1, 1) = v_zz;
+  hess.insert(1, 2) = v_zt;
+  hess.insert(2, 1) = v_zt;
+  hess.insert(2, 2) = v_tt;
+  return hess;
+}
+
 Eigen::SparseMatrix<double> EllipsoidWallImpact::DampingMatrix(const Eigen::VectorXd& q) const {
   const auto c = ContactAt(q);
   Eigen::SparseMatrix<double> m(3, 3);

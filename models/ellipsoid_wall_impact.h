@@ -62,6 +62,10 @@ class EllipsoidWallImpact final : public ConstantMassSystem {
   Eigen::VectorXd MassDiagonal() const override;
   double Potential(const Eigen::VectorXd& q) const override;
   void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> gradient) const override;
+  /// Analytic ∇²V (3×3, x-row and column zero): with H = Σ_zz = h², P = Σ_xz, k = K_n π abc and
+  /// f = (H − z²) H^(−3/2) (so K_n S_n = k f, r_x = −zP/H):  V_zz = 2kz H^(−3/2), V_zθ = −k ∂f/∂θ,
+  /// V_θθ = −kz ∂(fP/H)/∂θ, with ∂H/∂θ = −2P and ∂P/∂θ = (c² − a²) cos 2θ. Zero out of contact.
+  Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const override;
   Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const override;
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   double DissipationPower(const MechanicalState& s) const override;

@@ -76,6 +76,35 @@ TEST_CASE("ellipsoid_wall: gradient, damping matrix and acceleration are consist
   CHECK(c.eta > 0.0);
 }
 
+TEST_CASE("ellipsoid_wall: analytic Hessian equals finite differences of the gradient") {
+  EllipsoidWallImpact model(Base(30.0, 0.5));
+  for (double depth : {0.01, 0.2}) {
+    for (double dtheta : {0.0, 0.4, -1.1}) {
+      Eigen::VectorXd q = model.InitialState().q;
+      q[0] = 0.3;
+      q[2] += dtheta;
+      q[1] = model.ContactAt(q).geometry.h - depth;
+      const Eigen::MatrixXd hess = Eigen::MatrixXd(model.PotentialHessian(q));
+      Eigen::VectorXd gp(3), gm(3);
+      for (int j = 0; j < 3; ++j) {
+        Eigen::VectorXd qp = q, qm = q;
+        qp[j] += 1e-6;
+        qm[j] -= 1e-6;
+        model.PotentialGradient(qp, gp);
+        model.PotentialGradient(qm, gm);
+        const Eigen::VectorXd fd = (gp - gm) / 2e-6;
+        // central differences, step 1e-6: truncation ~1e-12·V'''', round-off ~1e-10·|∇V|/1e-6
+        for (int i = 0; i < 3; ++i)
+          CHECK(hess(i, j) == doctest::Approx(fd[i]).epsilon(1e-6).scale(std::abs(hess(1, 1))));
+      }
+      CHECK((hess - hess.transpose()).norm() < 1e-12 * hess.norm());
+    }
+  }
+  Eigen::VectorXd far = model.InitialState().q;
+  far[1] += 1.0;
+  CHECK(model.PotentialHessian(far).nonZeros() == 0);
+}
+
 TEST_CASE("ellipsoid_wall: overlap rate is the exact time derivative of the overlap") {
   EllipsoidWallImpact model(Base(30.0, 1.0));
   MechanicalState s = model.InitialState();
