@@ -132,6 +132,7 @@ Registry<ModelFactory> MakeModelRegistry() {
           mi.summarize = SummarizeFirstContact;
           return mi;
         });
+  RegisterEllipsoidWallModel(r);
   return r;
 }
 

@@ -35,6 +35,9 @@ struct ModelInstance {
 };
 using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
 
+/// Model "ellipsoid_wall" (validation/registry/register_ellipsoid_wall.cpp).
+void RegisterEllipsoidWallModel(Registry<ModelFactory>& registry);
+
 const Registry<IntegratorFactory>& IntegratorRegistry();
 const Registry<NormalLawFactory>& NormalLawRegistry();
 const Registry<DampingLawFactory>& DampingLawRegistry();

@@ -2,6 +2,13 @@
 #include "report/study.h"
 #include "studies/calibration_study.h"
 #include "studies/oscillator_comparison_study.h"
+#include "studies/seed000_table7_angles_study.h"
+#include "studies/seed000_table6_convergence_study.h"
+#include "studies/seed000_table45_sweeps_study.h"
+#include "studies/seed000_table3_stiffness_study.h"
+#include "studies/seed000_table2_oblique_study.h"
+#include "studies/seed000_table1_aligned_study.h"
+#include "studies/seed000_energy_partition_study.h"
 
 namespace impactlab {
 
@@ -9,6 +16,13 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   std::vector<std::unique_ptr<Study>> studies;
   studies.push_back(std::make_unique<CalibrationStudy>());
   studies.push_back(std::make_unique<OscillatorComparisonStudy>());
+  studies.push_back(std::make_unique<Seed000EnergyPartitionStudy>());
+  studies.push_back(std::make_unique<Seed000Table1AlignedStudy>());
+  studies.push_back(std::make_unique<Seed000Table2ObliqueStudy>());
+  studies.push_back(std::make_unique<Seed000Table3StiffnessStudy>());
+  studies.push_back(std::make_unique<Seed000Table45SweepsStudy>());
+  studies.push_back(std::make_unique<Seed000Table6ConvergenceStudy>());
+  studies.push_back(std::make_unique<Seed000Table7AnglesStudy>());
   return studies;
 }
 

@@ -1,0 +1,74 @@
+// Shared pieces of the seed-000 ellipsoid–wall studies (validation/studies/seed000_*.cpp):
+//  - EllipsoidCase → one run of model "ellipsoid_wall" through RunScenario (the same path as the CLI), with
+//    the output step chosen from the estimated contact time t_c ≈ π √(m_n*(t₀)/(2π K_n ρ_G)) so that every
+//    stiffness gets the same number of steps per contact;
+//  - ResumableTable: a CSV keyed by its first column, rewritten atomically after every new row, so an
+//    interrupted sweep resumes where it stopped (rows already present are not recomputed).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "report/study.h"
+
+namespace impactlab::seed000 {
+
+struct EllipsoidCase {
+  double a = 1.0, b = 0.6, c = 0.6;  ///< semi-axes [m]
+  double theta_deg = 30.0;
+  double v_z = -1.5, omega_y = 0.0;
+  double K_n = 1e3;
+  double e_cn = 0.5;
+  std::string damping = "adaptive";
+  std::string integrator = "velocity_verlet";
+  double steps_per_contact = 4000;  ///< output / fixed step = t_c_estimate / steps_per_contact
+  double dt = 0.0;                  ///< > 0 overrides steps_per_contact
+  std::string out_dir;              ///< time series CSV folder (empty: none)
+  std::string Key() const;          ///< stable identifier of the case (for resumable tables)
+};
+
+/// Estimated contact duration π √(m_n*(t₀)/(2π K_n ρ_G)) [s] (undamped, small-overlap).
+double EstimatedContactTime(const EllipsoidCase& c);
+/// The run entry of RunScenario's summary ("e_cn", "e_E", "e_E_impulsive", ...).
+nlohmann::json RunEllipsoid(const EllipsoidCase& c);
+
+/// The integrators every seed-000 study runs side by side.
+std::vector<std::string> StudyIntegrators();
+
+class ResumableTable {
+ public:
+  ResumableTable(std::filesystem::path path, std::vector<std::string> columns);
+  bool Has(const std::string& key) const { return rows_.count(key) != 0; }
+  /// Numeric values of a stored row (columns after the key).
+  const std::vector<double>& Get(const std::string& key) const { return rows_.at(key); }
+  /// Stores a row and rewrites the file atomically.
+  void Put(const std::string& key, const std::vector<double>& values);
+
+ private:
+  void Write() const;
+  std::filesystem::path path_;
+  std::vector<std::string> columns_;
+  std::map<std::string, std::vector<double>> rows_;
+  std::vector<std::string> order_;
+};
+
+/// Relative difference |x − ref|/|ref|.
+double RelativeError(double x, double ref);
+/// A Claim with pass evaluated; when it fails and `deviation_note` is not empty it is marked as a documented
+/// known deviation with that note.
+Claim CheckedClaim(std::string id, std::string description, std::string source, std::optional<double> published,
+                   double measured, double tolerance, bool relative, const std::string& deviation_note = "");
+
+}  // namespace impactlab::seed000
+
+namespace impactlab::seed000 {
+/// Columns of a CSV written by TimeSeriesWriter, by name.
+std::map<std::string, std::vector<double>> ReadCsvColumns(const std::filesystem::path& path);
+/// "0.1234" with `digits` decimals.
+std::string Fixed(double x, int digits);
+/// "1.23e-04" with `digits` significant digits.
+std::string Sci(double x, int digits = 3);
+}  // namespace impactlab::seed000
