@@ -63,23 +63,13 @@ std::vector<RigidImpactRecord> RigidImpactSequence::Run(const RigidBodyState2D& 
     rec.wall = hit;
     rec.before = Fly(cur, t_hit);
     const Wall& wall = walls_[static_cast<size_t>(hit)];
-    const Eigen::Vector2d offset = body_.SupportOffset(rec.before.theta, wall.normal);
-    RouthImpactInput in;
-    in.mass = body_.mass;
-    in.inertia = body_.inertia();
-    in.normal = wall.normal;
-    in.lever = -offset;
-    in.velocity = rec.before.v;
-    in.omega = rec.before.omega;
-    in.friction = options_.friction;
-    in.restitution = options_.restitution;
-    in.hypothesis = options_.hypothesis;
-    const Eigen::Vector2d u = in.velocity + in.omega * Perp(in.lever);
+    const Eigen::Vector2d lever = -body_.SupportOffset(rec.before.theta, wall.normal);
+    const Eigen::Vector2d u = rec.before.v + rec.before.omega * Perp(lever);
     if (!(wall.normal.dot(u) < 0.0)) {  // grazing touch without approach: keep flying past it
       cur = Fly(cur, t_hit + 1e-9);
       continue;
     }
-    rec.impact = SolveRouthImpact(in);
+    rec.impact = ImpactAt(rec.before, hit);
     rec.after = rec.before;
     rec.after.v = rec.impact.velocity;
     rec.after.omega = rec.impact.omega;
@@ -87,6 +77,21 @@ std::vector<RigidImpactRecord> RigidImpactSequence::Run(const RigidBodyState2D& 
     cur = rec.after;
   }
   return out;
+}
+
+RouthImpactResult RigidImpactSequence::ImpactAt(const RigidBodyState2D& s, int wall) const {
+  const Wall& w = walls_.at(static_cast<size_t>(wall));
+  RouthImpactInput in;
+  in.mass = body_.mass;
+  in.inertia = body_.inertia();
+  in.normal = w.normal;
+  in.lever = -body_.SupportOffset(s.theta, w.normal);
+  in.velocity = s.v;
+  in.omega = s.omega;
+  in.friction = options_.friction;
+  in.restitution = options_.restitution;
+  in.hypothesis = options_.hypothesis;
+  return SolveRouthImpact(in);
 }
 
 RigidBodyState2D RigidImpactSequence::StateAt(const RigidBodyState2D& initial,

@@ -47,6 +47,9 @@ class RigidImpactSequence {
 
   /// Impacts from `initial` until t_end or `max_impacts` impacts.
   std::vector<RigidImpactRecord> Run(const RigidBodyState2D& initial, double t_end, int max_impacts) const;
+  /// Routh impact of the body in state `s` against wall `wall` (contact point: deepest point along −n).
+  /// Throws InvalidParameter when the contact point is not approaching the wall.
+  RouthImpactResult ImpactAt(const RigidBodyState2D& s, int wall) const;
   /// Ballistic state at time t starting from `from` (no impact in between assumed).
   RigidBodyState2D Fly(const RigidBodyState2D& from, double t) const;
   /// State at time t of a run (free flight from the last impact before t).

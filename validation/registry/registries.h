@@ -35,6 +35,10 @@ struct ModelInstance {
 };
 using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
 
+/// Planar EFDA pieces (register_planar.cpp).
+void RegisterEfdaIntegrator(Registry<IntegratorFactory>& registry);
+void RegisterPlanarModels(Registry<ModelFactory>& registry);
+
 const Registry<IntegratorFactory>& IntegratorRegistry();
 const Registry<NormalLawFactory>& NormalLawRegistry();
 const Registry<DampingLawFactory>& DampingLawRegistry();
