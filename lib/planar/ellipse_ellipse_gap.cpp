@@ -1,6 +1,8 @@
 #include "planar/ellipse_ellipse_gap.h"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <cmath>
 #include <numbers>
 
@@ -26,9 +28,11 @@ struct Phi {
   const Eigen::Matrix2d& sa;
   const Eigen::Matrix2d& sb;
   const Eigen::Vector2d& d;
-  double Value(double t) const {
-    const Eigen::Vector2d u(std::cos(t), std::sin(t));
-    return u.dot(d) - SupportAt(sa, t).h - SupportAt(sb, t).h;
+  double Value(double t) const { return ValueAt(std::cos(t), std::sin(t)); }
+  double ValueAt(double c, double s) const {
+    const double ha = std::sqrt(sa(0, 0) * c * c + 2.0 * sa(0, 1) * c * s + sa(1, 1) * s * s);
+    const double hb = std::sqrt(sb(0, 0) * c * c + 2.0 * sb(0, 1) * c * s + sb(1, 1) * s * s);
+    return c * d.x() + s * d.y() - ha - hb;
   }
   void Derivatives(double t, double& d1, double& d2) const {
     const Eigen::Vector2d u(std::cos(t), std::sin(t));
@@ -48,9 +52,16 @@ PlanarGap EllipseEllipseGap(const Ellipse& ea, int body_a, const Eigen::Vector2d
   constexpr int kSamples = 64;
   const double spacing = 2.0 * std::numbers::pi / kSamples;
   double best_t = 0.0, best = -1e300;
+  static const auto table = [] {
+    std::array<std::pair<double, double>, kSamples> cs{};
+    for (int k = 0; k < kSamples; ++k)
+      cs[static_cast<size_t>(k)] = {std::cos(k * 2.0 * std::numbers::pi / kSamples),
+                                    std::sin(k * 2.0 * std::numbers::pi / kSamples)};
+    return cs;
+  }();
   for (int k = 0; k < kSamples; ++k) {
     const double t = k * spacing;
-    const double v = phi.Value(t);
+    const double v = phi.ValueAt(table[static_cast<size_t>(k)].first, table[static_cast<size_t>(k)].second);
     if (v > best) {
       best = v;
       best_t = t;
