@@ -38,6 +38,26 @@ class Sampler final : public StepObserver {
   std::string csv_ = "t_s,x_m,y_m,theta_rad,vx_mps,vy_mps,omega_radps,energy_J\n";
 };
 
+// Sums EFDA's per-step energy report (slip work, releases) over a run.
+class EfdaReportSum final : public StepObserver {
+ public:
+  explicit EfdaReportSum(const Efda* efda) : efda_(efda) {}
+  void OnStep(const MechanicalSystem&, const MechanicalState&) override {
+    if (efda_ == nullptr) return;
+    const EfdaStepReport& r = efda_->last_step();
+    slip += r.slip_work;
+    release += r.release_energy;
+    release_max = std::max(release_max, r.release_energy);
+    slip_steps += r.slipping_contacts > 0;
+    stick_steps += r.sticking_contacts > 0;
+  }
+  double slip = 0.0, release = 0.0, release_max = 0.0;
+  long slip_steps = 0, stick_steps = 0;
+
+ private:
+  const Efda* efda_;
+};
+
 double ContactOmega(const EllipseBoxParameters& p, double first_impact_mass_ratio) {
   return std::sqrt(p.penalty.normal_stiffness / (p.mass * first_impact_mass_ratio));
 }
@@ -78,14 +98,20 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
     auto integrator = IntegratorRegistry().Get(name).make(ParameterSet{});
     EnergyLedger ledger;
     Sampler sampler(50);
+    EfdaReportSum sums(dynamic_cast<const Efda*>(integrator.get()));
     SimulationOptions o;
     o.t_end = t_end;
     o.dt = dt;
-    const SimulationRecord rec = Simulate(system, *integrator, system.InitialState(), o, {&ledger, &sampler});
+    const SimulationRecord rec = Simulate(system, *integrator, system.InitialState(), o, {&ledger, &sampler, &sums});
     WriteFileAtomically(ctx.out_dir / ("carom_" + name + ".csv"), sampler.csv());
     const nlohmann::json cmp = CompareCarom(ExtractImpacts(rec.events), ref, ref_impacts, kImpacts);
     if (name == "efda") {
       efda_balance = ledger.balance_residual_max();
+      result.narrative += "Carom, EFDA: total slip work " + Fmt(sums.slip) + " J (" + std::to_string(sums.slip_steps) +
+                          " steps with slip, " + std::to_string(sums.stick_steps) + " with stick), springs released at "
+                          "contact opening " + Fmt(sums.release) + " J in total (max " + Fmt(sums.release_max) +
+                          " J per step), dissipated D = " + Fmt(rec.final_state.dissipated) + " J, E0 = " +
+                          Fmt(ledger.initial_energy()) + " J.\n\n";
       efda_carom = cmp;
       if (!cmp["impacts"].empty() && cmp["impacts"][0]["local_routh"].contains("velocity_error"))
         efda_first_local = cmp["impacts"][0]["local_routh"]["velocity_error"].get<double>();
