@@ -198,8 +198,8 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
       converged = true;
       break;
     }
-    // Round-off floor: the change stopped decreasing while already tiny.
-    if (change < 1e-11 && change >= last_change) {
+    // Round-off floor: the change stopped decreasing while already below 1e-13 (m or rad).
+    if (change < 1e-13 && change >= last_change) {
       if (++stagnant >= 2) {
         converged = true;
         break;

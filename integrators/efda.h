@@ -22,6 +22,8 @@
 //
 // Solver: fixed-point iteration on q_{n+1} (converges for (ω Δt)²/4 < 1; penalty contact needs ω Δt ≪ 1
 // anyway); no Jacobian. Non-convergence → kRetrySmallerStep.
+// EFDA advances the springs z itself (they are part of its discrete equations) and therefore does not call
+// MechanicalSystem::UpdateHistory, which would apply the model's explicit return mapping a second time.
 // The integrator needs the system to implement PlanarContactSystem (lib/planar/planar_contact_system.h).
 #pragma once
 
