@@ -23,7 +23,11 @@ double PenaltyQuotient(double k, double d0, double d1) {
 struct LocalContact {
   int n = 0;          // local size: 3 (wall) or 6 (pair)
   int dof[6] = {0};   // global indices
-  Eigen::Matrix<double, 6, 1> grad_delta, grad_s, dq, weight;
+  // Zero-padded beyond n, so full 6-vector dot products equal the local ones.
+  Eigen::Matrix<double, 6, 1> grad_delta = Eigen::Matrix<double, 6, 1>::Zero();
+  Eigen::Matrix<double, 6, 1> grad_s = Eigen::Matrix<double, 6, 1>::Zero();
+  Eigen::Matrix<double, 6, 1> dq = Eigen::Matrix<double, 6, 1>::Zero();
+  Eigen::Matrix<double, 6, 1> weight = Eigen::Matrix<double, 6, 1>::Zero();
 };
 
 class Evaluator {
@@ -69,12 +73,11 @@ class Evaluator {
       if (gm.body_a >= 0) add_body(gm.body_a, -1.0);
       add_body(gm.body_b, 1.0);
       const int n = lc.n;
-      const auto dq = lc.dq.head(n);
+      const Eigen::Matrix<double, 6, 1>& dq = lc.dq;
       const double d_delta = g1.delta - g0.delta;
 
       // Momentum-neutral Gonzalez correction: d = W (Δq − Cᵀ λ), λ = (C W Cᵀ)⁻¹ C W Δq.
-      Eigen::Matrix<double, 6, 1> dvec = Eigen::Matrix<double, 6, 1>::Zero();
-      dvec.head(n) = lc.weight.head(n).cwiseProduct(dq);
+      Eigen::Matrix<double, 6, 1> dvec = lc.weight.cwiseProduct(dq);
       if (gm.body_a >= 0) {
         Eigen::Matrix<double, 3, 6> c = Eigen::Matrix<double, 3, 6>::Zero();
         const int bodies[2] = {gm.body_a, gm.body_b};
@@ -90,18 +93,18 @@ class Evaluator {
         const Eigen::Vector3d lambda = cwc.ldlt().solve(c * w * lc.dq);
         dvec = w * (lc.dq - c.transpose() * lambda);
       }
-      const double den = dq.dot(dvec.head(n));
-      const double num = d_delta - lc.grad_delta.head(n).dot(dq);
+      const double den = dq.dot(dvec);
+      const double num = d_delta - lc.grad_delta.dot(dq);
       Eigen::Matrix<double, 6, 1> gbar = lc.grad_delta;
-      if (den > 1e-300 && den > 1e-24 * lc.weight.head(n).cwiseProduct(dq).dot(dq) && std::isfinite(num / den))
-        gbar.head(n) += (num / den) * dvec.head(n);
+      if (den > 1e-300 && den > 1e-24 * lc.weight.cwiseProduct(dq).dot(dq) && std::isfinite(num / den))
+        gbar += (num / den) * dvec;
 
       const double m_large = pcs_.slot_larger_mass(s);
       const double c_n = law.NormalDashpot(m_large), c_t = law.TangentialDashpot(m_large);
       const double f_n = PenaltyQuotient(law.normal_stiffness, g0.delta, g1.delta) + c_n * d_delta / h;
       rep.normal_dashpot_work += c_n * d_delta * d_delta / h;
 
-      const double ds = lc.grad_s.head(n).dot(dq);
+      const double ds = lc.grad_s.dot(dq);
       const double kt = law.tangential_stiffness;
       const double trial = kt * (zs + 0.5 * ds) + c_t * ds / h;
       const double limit = law.friction_coefficient * std::abs(f_n);
