@@ -17,6 +17,10 @@ std::vector<MeasuredImpact> ExtractImpacts(const std::vector<ContactEvent>& even
     }
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.t_start < b.t_start; });
+  for (size_t i = 0; i < out.size(); ++i)
+    for (size_t j = 0; j < out.size(); ++j)
+      if (i != j && out[i].contact != out[j].contact && out[j].t_start < out[i].t_end && out[i].t_start < out[j].t_end)
+        out[i].simultaneous = true;
   return out;
 }
 
@@ -45,6 +49,7 @@ nlohmann::json CompareCarom(const std::vector<MeasuredImpact>& measured, const R
     j["t_end"] = m.t_end;
     j["v_plus"] = {m.end.v[0], m.end.v[1]};
     j["omega_plus"] = m.end.v[2];
+    j["simultaneous"] = m.simultaneous;
     try {
       const RouthImpactResult local = LocalRouthPrediction(m, reference);
       const double ev = (Eigen::Vector2d(m.end.v[0], m.end.v[1]) - local.velocity).norm();

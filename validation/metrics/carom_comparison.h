@@ -22,10 +22,12 @@ struct MeasuredImpact {
   int contact = 0;
   double t_start = 0.0, t_end = 0.0;
   MechanicalState start, end;  ///< full states at contact start and end
+  /// Another contact was active during [t_start, t_end] (e.g. a corner): no single-wall rigid counterpart.
+  bool simultaneous = false;
 };
 
 /// Pairs every contact start with the next end of the same contact; sorted by start time. A contact still
-/// open at the end of the run is dropped.
+/// open at the end of the run is dropped. Impacts whose contact intervals overlap are flagged simultaneous.
 std::vector<MeasuredImpact> ExtractImpacts(const std::vector<ContactEvent>& events);
 
 struct ImpactErrors {
