@@ -138,6 +138,7 @@ class Evaluator {
 
 void Efda::Options::Validate() const {
   RequireAtLeast("efda_max_iterations", max_iterations, 1.0);
+  if (max_iterations > 100000) throw InvalidParameter("efda_max_iterations", max_iterations, "[1, 100000]");
   RequirePositive("efda_position_tolerance", position_tolerance);
 }
 

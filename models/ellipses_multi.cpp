@@ -9,9 +9,14 @@
 namespace impactlab {
 
 PlanarEllipsesConfig MakeEllipsesMultiConfig(const ParameterSet& p) {
-  const int n = static_cast<int>(RequireAtLeast("n", p.GetDouble("n", 20.0), 2.0));
-  if (n > 50) throw InvalidParameter("n", n, "[2, 50] (all-pairs broad phase)");
-  const auto seed = static_cast<std::uint64_t>(RequireNonNegative("seed", p.GetDouble("seed", 1.0)));
+  const double n_value = p.GetDouble("n", 20.0);
+  if (!(n_value >= 2.0 && n_value <= 50.0 && n_value == std::floor(n_value)))
+    throw InvalidParameter("n", n_value, "an integer in [2, 50] (all-pairs broad phase)");
+  const int n = static_cast<int>(n_value);
+  const double seed_value = RequireNonNegative("seed", p.GetDouble("seed", 1.0));
+  if (seed_value != std::floor(seed_value) || seed_value > 9.0e15)
+    throw InvalidParameter("seed", seed_value, "a non-negative integer");
+  const auto seed = static_cast<std::uint64_t>(seed_value);
   const double a = RequirePositive("a", p.GetDouble("a", 0.05)), b = RequirePositive("b", p.GetDouble("b", 0.03));
   const double m = RequirePositive("m", p.GetDouble("m", 1.0));
   const double spacing = RequirePositive("spacing", p.GetDouble("spacing", 0.11));

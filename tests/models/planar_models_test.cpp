@@ -31,6 +31,9 @@ TEST_CASE("ellipse_box and ellipses_multi reject bad parameters, naming the key"
   ParameterSet m;
   m.Set("n", 60.0);
   CHECK_THROWS_AS(MakeEllipsesMultiConfig(m), InvalidParameter);
+  ParameterSet frac;
+  frac.Set("n", 20.5);
+  CHECK_THROWS_AS(MakeEllipsesMultiConfig(frac), InvalidParameter);
   ParameterSet s;
   s.Set("spacing", 0.05);  // < 2 max(a, b): initial overlap
   CHECK_THROWS_AS(MakeEllipsesMultiConfig(s), InvalidParameter);
