@@ -6,6 +6,7 @@
 #include "metrics/carom_comparison.h"
 #include "models/ellipse_box.h"
 #include "models/ellipses_multi.h"
+#include "core/checks.h"
 #include "registry/registries.h"
 
 namespace impactlab {
@@ -14,7 +15,10 @@ void RegisterEfdaIntegrator(Registry<IntegratorFactory>& r) {
   r.Add("efda", "EFDA energy frictional dissipating algorithm (Seed003), planar rigid bodies, penalty + Coulomb",
         [](const ParameterSet& p) {
           Efda::Options o;
-          o.max_iterations = static_cast<int>(p.GetDouble("efda_max_iterations", o.max_iterations));
+          const double it = p.GetDouble("efda_max_iterations", o.max_iterations);
+          if (!(it >= 1.0 && it <= 100000.0 && it == std::floor(it)))
+            throw InvalidParameter("efda_max_iterations", it, "an integer in [1, 100000]");
+          o.max_iterations = static_cast<int>(it);
           o.position_tolerance = p.GetDouble("efda_position_tolerance", o.position_tolerance);
           return std::make_unique<Efda>(o);
         });
@@ -27,7 +31,10 @@ void RegisterPlanarModels(Registry<ModelFactory>& r) {
         "reference_hypothesis, compare_impacts",
         [](const ParameterSet& p) {
           const EllipseBoxParameters bp = EllipseBoxParameters::FromParameterSet(p);
-          const int compare = static_cast<int>(RequireAtLeast("compare_impacts", p.GetDouble("compare_impacts", 10.0), 1.0));
+          const double compare_value = p.GetDouble("compare_impacts", 10.0);
+          if (!(compare_value >= 1.0 && compare_value <= 1000.0 && compare_value == std::floor(compare_value)))
+            throw InvalidParameter("compare_impacts", compare_value, "an integer in [1, 1000]");
+          const int compare = static_cast<int>(compare_value);
           ModelInstance mi;
           mi.system = std::make_shared<PlanarEllipses>(MakeEllipseBoxConfig(bp));
           mi.summarize = [bp, compare](const RunOutcome& outcome, nlohmann::json& out) {
