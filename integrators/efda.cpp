@@ -98,6 +98,8 @@ class Evaluator {
       Eigen::Matrix<double, 6, 1> gbar = lc.grad_delta;
       if (den > 1e-300 && den > 1e-24 * lc.weight.cwiseProduct(dq).dot(dq) && std::isfinite(num / den))
         gbar += (num / den) * dvec;
+      else if (num != 0.0)
+        ++rep.correction_skipped;
 
       const double m_large = pcs_.slot_larger_mass(s);
       const double c_n = law.NormalDashpot(m_large), c_t = law.TangentialDashpot(m_large);

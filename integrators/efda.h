@@ -42,6 +42,9 @@ struct EfdaStepReport {
   int active_contacts = 0;
   int sticking_contacts = 0;
   int slipping_contacts = 0;
+  /// Contacts whose momentum-neutral Gonzalez correction was skipped (near-rigid relative motion, d·Δq ≈ 0);
+  /// their energy identity then holds only to the skipped residual.
+  int correction_skipped = 0;
   int iterations = 0;
   double total() const { return normal_dashpot_work + tangential_dashpot_work + slip_work + release_energy; }
 };
