@@ -43,6 +43,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
     o.abs_tol = p.GetDouble("cvode_atol", o.abs_tol);
     return std::make_unique<CvodeBdf>(o);
   });
+  RegisterEfdaIntegrator(r);
   return r;
 }
 
@@ -133,6 +134,7 @@ Registry<ModelFactory> MakeModelRegistry() {
           return mi;
         });
   RegisterEllipsoidWallModel(r);
+  RegisterPlanarModels(r);
   return r;
 }
 

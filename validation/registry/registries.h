@@ -37,6 +37,9 @@ using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
 
 /// Model "ellipsoid_wall" (validation/registry/register_ellipsoid_wall.cpp).
 void RegisterEllipsoidWallModel(Registry<ModelFactory>& registry);
+/// Planar EFDA pieces (register_planar.cpp).
+void RegisterEfdaIntegrator(Registry<IntegratorFactory>& registry);
+void RegisterPlanarModels(Registry<ModelFactory>& registry);
 
 const Registry<IntegratorFactory>& IntegratorRegistry();
 const Registry<NormalLawFactory>& NormalLawRegistry();

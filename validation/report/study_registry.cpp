@@ -9,6 +9,7 @@
 #include "studies/seed000_table2_oblique_study.h"
 #include "studies/seed000_table1_aligned_study.h"
 #include "studies/seed000_energy_partition_study.h"
+#include "studies/seed003_carom_study.h"
 
 namespace impactlab {
 
@@ -23,6 +24,7 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<Seed000Table45SweepsStudy>());
   studies.push_back(std::make_unique<Seed000Table6ConvergenceStudy>());
   studies.push_back(std::make_unique<Seed000Table7AnglesStudy>());
+  studies.push_back(std::make_unique<Seed003CaromStudy>());
   return studies;
 }
 

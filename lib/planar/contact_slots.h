@@ -1,0 +1,40 @@
+// ContactSlots: enumeration of the contact pairs of N bodies and W fixed walls, and the broad phase.
+//   slots 0 .. W·N−1:       wall w, body i  → slot w·N + i
+//   slots W·N .. W·N+N(N−1)/2−1: body pair (i, j), i < j, in lexicographic order
+// Broad phase: bounding circles (radius R_i = max semi-axis): a wall slot is a candidate when
+// n·(x_i − p) < R_i, a pair when |x_i − x_j| < R_i + R_j, at either of the two configurations. This is a
+// superset of the slots in contact at either configuration. Cost O(W N + N²) per call — all pairs, meant
+// for N ≤ 50 (1225 pair tests, negligible against the narrow phase); a cell list would make it O(N).
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "planar/wall.h"
+
+namespace impactlab {
+
+struct SlotParticipants {
+  int wall = -1;    ///< wall index, or −1 for a body pair
+  int body_a = -1;  ///< first body of a pair (−1 for a wall slot)
+  int body_b = 0;   ///< the body (wall slot) or the second body of a pair
+};
+
+class ContactSlots {
+ public:
+  ContactSlots(int num_bodies, int num_walls);
+
+  int num_slots() const { return static_cast<int>(slots_.size()); }
+  const SlotParticipants& participants(int slot) const { return slots_[static_cast<size_t>(slot)]; }
+  int WallSlot(int wall, int body) const { return wall * num_bodies_ + body; }
+
+  /// Bounding-circle broad phase at q_a and q_b (union), appended sorted to `out` (cleared first).
+  void Candidates(const std::vector<double>& radii, const std::vector<Wall>& walls, const Eigen::VectorXd& q_a,
+                  const Eigen::VectorXd& q_b, std::vector<int>& out) const;
+
+ private:
+  int num_bodies_ = 0;
+  std::vector<SlotParticipants> slots_;
+};
+
+}  // namespace impactlab

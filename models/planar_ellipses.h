@@ -1,0 +1,88 @@
+// PlanarEllipses: N rigid ellipses (disks when a = b) in the plane, optional fixed straight walls, uniform
+// gravity −g ŷ, enhanced penalty contact with Coulomb friction (lib/planar/planar_penalty.h).
+//
+// Implements MechanicalSystem (so velocity_verlet, rk4, cvode_bdf ... run it) and PlanarContactSystem (so
+// EFDA runs it). Layout: q = (x, y, θ) per body, v = (v_x, v_y, ω), z[slot] = tangential spring g_T [m].
+//   Contact force of one slot on its bodies (generalized): f = −F_N ∇δ − F_T ∇s, with
+//   F_N = K_N δ + c_N δ̇ (unclipped, THEORY.md §12.1), ∇δ, ∇s from planar_gap.h at the current q,
+//   F_T = K_T g_T + c_T ṡ, capped at μ |F_N| (Coulomb).
+//   Spring history (UpdateHistory, once per step, for the non-EFDA integrators): Δs = ∇s(q_{n+½})·Δq,
+//   g ← g + Δs, then projected onto |K_T g| ≤ μ |F_N| (return mapping); reset to 0 when δ ≤ 0.
+//   HistoryRate is 0: ODE integrators see the spring updated once per outer step (lagged by one step),
+//   stated in docs/efda.md.
+//   E = ½ vᵀMv + Σ ½ K_N ⟨δ⟩² + Σ ½ K_T g_T² + Σ m g y.
+//   DissipationPower = Σ c_N δ̇² + (stick) c_T ṡ² + (spring saturated) μ |F_N| |ṡ| — an estimate used
+//   by the baselines' trapezoidal D; EFDA books its exact step dissipation itself.
+// Momenta are defined (for the ledger) only without walls and gravity: P = Σ m v, L = Σ (x × m v + I ω).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "planar/contact_slots.h"
+#include "planar/ellipse.h"
+#include "planar/planar_contact_system.h"
+#include "planar/wall.h"
+#include "system/mechanical_system.h"
+
+namespace impactlab {
+
+struct PlanarEllipsesConfig {
+  std::string name = "planar_ellipses";
+  std::vector<Ellipse> bodies;
+  std::vector<Wall> walls;
+  PlanarPenalty penalty;
+  double gravity = 0.0;          ///< g [m/s²] ≥ 0, acting along −ŷ
+  Eigen::VectorXd q0, v0;        ///< initial (x, y, θ) and (v_x, v_y, ω) per body
+  void Validate() const;
+};
+
+class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem {
+ public:
+  explicit PlanarEllipses(PlanarEllipsesConfig config);
+
+  // MechanicalSystem
+  std::string name() const override { return config_.name; }
+  MechanicalState InitialState() const override;
+  void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
+  void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
+  double KineticEnergy(const MechanicalState& s) const override;
+  double PotentialEnergy(const MechanicalState& s) const override;
+  double DissipationPower(const MechanicalState& s) const override;
+  int num_contacts() const override { return slots_.num_slots(); }
+  void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
+                       std::span<double> overlap_rate) const override;
+  std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const override;
+  std::optional<Eigen::Vector3d> AngularMomentum(const MechanicalState& s) const override;
+
+  // PlanarContactSystem
+  int num_bodies() const override { return static_cast<int>(config_.bodies.size()); }
+  double body_mass(int body) const override { return config_.bodies[static_cast<size_t>(body)].mass; }
+  double body_inertia(int body) const override { return config_.bodies[static_cast<size_t>(body)].inertia(); }
+  double body_length_scale(int body) const override { return radii_[static_cast<size_t>(body)]; }
+  int num_contact_slots() const override { return slots_.num_slots(); }
+  void CandidateSlots(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b, std::vector<int>& out) const override;
+  PlanarGap Gap(int slot, const Eigen::VectorXd& q) const override;
+  double slot_larger_mass(int slot) const override;
+  const PlanarPenalty& penalty() const override { return config_.penalty; }
+  Eigen::VectorXd ExternalForce() const override;
+
+  const PlanarEllipsesConfig& config() const { return config_; }
+  const ContactSlots& slots() const { return slots_; }
+
+  /// Normal and tangential contact-point velocities of `slot` (δ̇ = −v_n) for gap geometry g at state s.
+  void ContactVelocity(const PlanarGap& g, const MechanicalState& s, double& v_n, double& v_t) const;
+
+ private:
+  struct SlotForce {
+    double f_n = 0.0, f_t = 0.0, delta_dot = 0.0, s_dot = 0.0;
+    bool saturated = false;
+  };
+  SlotForce ForceOf(int slot, const PlanarGap& g, const MechanicalState& s) const;
+
+  PlanarEllipsesConfig config_;
+  ContactSlots slots_;
+  std::vector<double> radii_;
+};
+
+}  // namespace impactlab
