@@ -132,6 +132,7 @@ Registry<ModelFactory> MakeModelRegistry() {
           mi.summarize = SummarizeFirstContact;
           return mi;
         });
+  RegisterSphereWallModel(r);
   return r;
 }
 

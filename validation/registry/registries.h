@@ -35,6 +35,9 @@ struct ModelInstance {
 };
 using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
 
+/// The "sphere_wall" model (register_sphere_wall.cpp).
+void RegisterSphereWallModel(Registry<ModelFactory>& registry);
+
 const Registry<IntegratorFactory>& IntegratorRegistry();
 const Registry<NormalLawFactory>& NormalLawRegistry();
 const Registry<DampingLawFactory>& DampingLawRegistry();
