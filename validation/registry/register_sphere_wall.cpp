@@ -98,6 +98,7 @@ void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& re
   auto null = nlohmann::json(nullptr);
   if (!separated) {
     for (const char* k : {"e_n", "e_t", "beta", "omega_after", "omega_after_abs", "psi", "kinetic_energy_ratio",
+                          "tangential_kinetic_energy_ratio",
                           "rebound_angle_deg", "psi_rigid_beta", "psi_rigid_e_t"})
       out[k] = null;
     return;
@@ -110,6 +111,11 @@ void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& re
   out["omega_after"] = s1.v[4];
   out["omega_after_abs"] = s1.v.segment<3>(3).norm();
   out["kinetic_energy_ratio"] = sys.KineticEnergy(s1) / sys.KineticEnergy(s0);
+  // Seed002 §3.2.4's "kinetic energy of the slip": ½ m v_t² + ½ I ω², after / before.
+  const auto slip_ke = [&sys](const MechanicalState& s) {
+    return sys.KineticEnergy(s) - 0.5 * sys.parameters().mass() * s.v[2] * s.v[2];
+  };
+  out["tangential_kinetic_energy_ratio"] = slip_ke(s0) > 0.0 ? nlohmann::json(slip_ke(s1) / slip_ke(s0)) : null;
   out["rebound_angle_deg"] = std::atan2(std::abs(s1.v[0]), s1.v[2]) * 180.0 / std::numbers::pi;
   // Seed002's abscissa ψ = 7/2 (1 + e_n) μ |cot γ| with the measured e_n, and rigid theory at that ψ.
   const double mu = sys.law().friction_coefficient();
