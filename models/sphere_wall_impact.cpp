@@ -31,6 +31,8 @@ void SphereWallImpactParameters::Validate() const {
     throw InvalidParameter("theta_deg", theta_deg, "[0, 90) (angle from the wall normal)");
   RequirePositive("speed", speed);
   RequireFinite("omega0", omega0);
+  RequireFinite("omega0_x", omega0_x);
+  RequireFinite("omega0_z", omega0_z);
   RequireInLeftOpen("e_n", e_n, 0.0, 1.0);
   RequireNonNegative("initial_gap", initial_gap);
 }
@@ -74,7 +76,9 @@ MechanicalState SphereWallImpact::InitialState() const {
   s.q[2] = p_.radius + p_.initial_gap;
   s.v[0] = p_.tangential_speed();
   s.v[2] = -p_.normal_speed();
+  s.v[3] = p_.omega0_x;
   s.v[4] = p_.omega0;
+  s.v[5] = p_.omega0_z;
   s.z = Eigen::VectorXd::Zero(kLaw + law_->history_size());
   s.z[kDeltaNPrev] = -p_.initial_gap;
   return s;

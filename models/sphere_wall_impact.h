@@ -53,6 +53,8 @@ struct SphereWallImpactParameters {
   double theta_deg = 0.0;       ///< impact angle from the wall normal [deg] in [0, 90); Seed002's γ = 180° − θ
   double speed = 3.9;           ///< |v| before impact [m/s] > 0
   double omega0 = 0.0;          ///< initial spin ω_y [rad/s] (about e_y; + spins the contact point towards −x)
+  double omega0_x = 0.0;        ///< initial spin ω_x [rad/s] (side spin: slip along ±y, a 3D impact)
+  double omega0_z = 0.0;        ///< initial spin ω_z [rad/s] (about the normal: no slip at the contact point)
   double e_n = 1.0;             ///< target normal restitution in (0, 1]
   double initial_gap = 0.0;     ///< [m] ≥ 0
 

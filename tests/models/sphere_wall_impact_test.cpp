@@ -153,3 +153,30 @@ TEST_CASE("sphere_wall: bad input is rejected naming the key") {
   ParameterSet q = Kharaz(10.0, "mindlin_integral", 1.5);
   CHECK_THROWS_AS(SphereWallParametersFrom(q), InvalidParameter);
 }
+
+TEST_CASE("sphere_wall: 3D gross sliding with side spin keeps the slip direction and matches rigid theory") {
+  // θ = 70°, side spin ω_x: v_s⁻ = (v_t, R ω_x, 0). In gross slip F_t ∥ −v_s, so v_s⁺ = −β v_s⁻ with
+  // β = −1 + 7/2 μ (1 + e_n) |v_n|/|v_s⁻| [THEORY.md §6], componentwise.
+  for (const auto& law : TangentialLawNames()) {
+    CAPTURE(law);
+    ParameterSet p = Kharaz(70.0, law, 0.9);
+    p.Set("omega0_x", 800.0);  // R ω_x = 2 m/s
+    const SphereWallImpactParameters sp = SphereWallParametersFrom(p);
+    SphereWallImpact sys(sp, TangentialLawFrom(p, sp));
+    OdeintRungeKutta rk4(OdeintMethod::kRk4);
+    SimulationOptions o;
+    o.dt = kDt;
+    o.t_end = 1e-4;
+    o.stop_after_separation = 10 * kDt;
+    const MechanicalState s0 = sys.InitialState();
+    const SimulationRecord rec = Simulate(sys, rk4, s0, o, {});
+    const Eigen::Vector3d vs0 = sys.SlipVelocity(s0), vs1 = sys.SlipVelocity(rec.final_state);
+    const double e_n = rec.final_state.v[2] / -s0.v[2];
+    const double beta = -1.0 + 3.5 * 0.092 * (1.0 + e_n) * (-s0.v[2]) / vs0.norm();
+    CHECK(vs1[0] == doctest::Approx(-beta * vs0[0]).epsilon(0.01));
+    CHECK(vs1[1] == doctest::Approx(-beta * vs0[1]).epsilon(0.01));
+    nlohmann::json out;
+    SummarizeSphereWall(sys, rec, out);
+    CHECK(out["integration_residual_max"].get<double>() <= 1e-6);
+  }
+}

@@ -37,6 +37,8 @@ SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p) {
   s.theta_deg = p.GetDouble("theta_deg", s.theta_deg);
   s.speed = p.GetDouble("speed", s.speed);
   s.omega0 = p.GetDouble("omega0", s.omega0);
+  s.omega0_x = p.GetDouble("omega0_x", s.omega0_x);
+  s.omega0_z = p.GetDouble("omega0_z", s.omega0_z);
   s.e_n = p.GetDouble("e_n", s.e_n);
   s.initial_gap = p.GetDouble("initial_gap", s.initial_gap);
   s.Validate();
@@ -105,6 +107,7 @@ void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& re
   }
   const double e_n = s1.v[2] / vn0;
   out["e_n"] = e_n;
+  out["restitution"] = e_n;
   out["e_t"] = vt0 != 0.0 ? nlohmann::json(s1.v[0] / vt0) : null;
   const double vs1 = sys.SlipVelocity(s1)[0];
   out["beta"] = vs0 != 0.0 ? nlohmann::json(-vs1 / vs0) : null;
@@ -142,7 +145,8 @@ void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& re
 void RegisterSphereWallModel(Registry<ModelFactory>& r) {
   r.Add("sphere_wall",
         "3D sphere with rotation on a flat wall, Hertz + Tsuji damping (e_n) + tangential law; keys: radius, "
-        "density, E_sphere, nu_sphere, E_wall, nu_wall, rigid_wall, poisson, theta_deg, speed, omega0, mu, e_n, "
+        "density, E_sphere, nu_sphere, E_wall, nu_wall, rigid_wall, poisson, theta_deg, speed, omega0, omega0_x, "
+        "omega0_z, mu, e_n, "
         "tangential_law, kt_over_kn, kt, initial_gap",
         [](const ParameterSet& p) {
           const SphereWallImpactParameters sp = SphereWallParametersFrom(p);
