@@ -12,7 +12,7 @@
 namespace impactlab {
 
 namespace {
-constexpr int kMaxLawHistory = 8;
+constexpr int kMaxLawHistory = 16;
 const Eigen::Vector3d kNormal = Eigen::Vector3d::UnitZ();
 
 double ShearModulus(double E, double nu) { return E / (2.0 * (1.0 + nu)); }
@@ -61,7 +61,7 @@ SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, std::s
     : p_(parameters), law_(std::move(law)), hertz_((p_.Validate(), p_.hertz_coefficient())) {
   if (!law_) throw InvalidParameter("tangential_law", "<null>", "a tangential law");
   if (law_->history_size() > kMaxLawHistory)
-    throw InvalidParameter("tangential_law", law_->name(), "a law with at most 8 history entries");
+    throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
   mass_ = p_.mass();
   inertia_ = p_.inertia();
   if (p_.e_n < 1.0)

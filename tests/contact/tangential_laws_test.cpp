@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "contact/tangential/cundall_strack.h"
+#include "contact/tangential/mindlin_deresiewicz.h"
 #include "contact/tangential/mindlin_incremental.h"
 #include "contact/tangential/mindlin_integral.h"
 #include "contact/tangential/mindlin_rescaled_incremental.h"
@@ -25,9 +26,9 @@ constexpr double kHertzK = 1.0e10;
 constexpr double kRoundOff = 1e-10;
 
 struct Driver {
-  explicit Driver(const TangentialLaw& l) : law(l) {}
+  explicit Driver(const TangentialLaw& l) : law(l), z(static_cast<size_t>(l.history_size()), 0.0) {}
   const TangentialLaw& law;
-  std::vector<double> z = std::vector<double>(3, 0.0);
+  std::vector<double> z;
   double delta_n = 0.0, fn = 0.0;
   double work = 0.0, generated = 0.0, friction = 0.0;
   TangentialResponse last;
@@ -42,7 +43,7 @@ struct Driver {
     k.delta_n = dn;
     k.normal_force = kHertzK * std::pow(dn, 1.5);
     k.displacement_increment = ds;
-    std::vector<double> next(3);
+    std::vector<double> next(z.size());
     const double u_prev = law.StoredEnergy(z, delta_n);
     last = law.Evaluate(k, z, next);
     const double u_new = law.StoredEnergy(next, dn);
@@ -206,4 +207,40 @@ TEST_CASE("tangential laws reject bad parameters naming them") {
   } catch (const InvalidParameter& e) {
     CHECK(std::string(e.what()).find("mu") != std::string::npos);
   }
+}
+
+TEST_CASE("mindlin_deresiewicz at constant F_n follows Mindlin's loading curve and the Masing unloading curve") {
+  // Loading: τ = μF_n[1 − (1 − 16G*a x/(3μF_n))^{3/2}]; unloading from (x*, τ*):
+  // τ = τ* − 2μF_n[1 − (1 − 8G*a(x* − x)/(3μF_n))^{3/2}] [Mindlin & Deresiewicz 1953; THEORY.md §6].
+  // The update is explicit in θ (first order): error ≈ 1/N of the force scale with N = 20000 steps.
+  constexpr int kSteps = 20000;
+  constexpr double kFirstOrderTol = 3.0 / kSteps;
+  const double mu = 0.3, dn = 1e-5;
+  MindlinDeresiewiczLaw law(kStiffness, mu);
+  Driver d(law);
+  d.Step(dn, Eigen::Vector3d::Zero());
+  const double fn = kHertzK * std::pow(dn, 1.5), k = kStiffness(dn);
+  const double x_full = 3.0 * mu * fn / (2.0 * k);  // full slip at 16G*a x/(3μF_n) = 1
+  const double x_star = 0.6 * x_full;
+  auto loading = [&](double x) { return mu * fn * (1.0 - std::pow(1.0 - 2.0 * k * x / (3.0 * mu * fn), 1.5)); };
+  for (int i = 1; i <= kSteps; ++i) d.Step(dn, Eigen::Vector3d(x_star / kSteps, 0, 0));
+  const double tau_star = -d.last.force[0];
+  CHECK(tau_star == doctest::Approx(loading(x_star)).epsilon(kFirstOrderTol));
+  CHECK(tau_star < mu * fn);
+  // Unload by 2 x*: Masing's rule ends at −τ*.
+  for (int i = 1; i <= kSteps; ++i) {
+    d.Step(dn, Eigen::Vector3d(-2.0 * x_star / kSteps, 0, 0));
+    if (i == kSteps / 2) {
+      const double y = x_star;  // x* − x
+      const double expected = tau_star - 2.0 * mu * fn * (1.0 - std::pow(1.0 - k * y / (3.0 * mu * fn), 1.5));
+      CHECK(-d.last.force[0] == doctest::Approx(expected).epsilon(kFirstOrderTol));
+    }
+  }
+  CHECK(-d.last.force[0] == doctest::Approx(-tau_star).epsilon(kFirstOrderTol));
+  // The loading–unloading half cycle dissipates (hysteresis): positive friction work, identity to round-off.
+  CHECK(d.friction > 0.0);
+  CHECK(d.max_identity_error <= kRoundOff);
+  // Loading past full slip reaches the cap μ F_n.
+  for (int i = 1; i <= kSteps; ++i) d.Step(dn, Eigen::Vector3d(-3.0 * x_full / kSteps, 0, 0));
+  CHECK(-d.last.force[0] == doctest::Approx(-mu * fn).epsilon(1e-12));
 }

@@ -4,6 +4,7 @@
 
 #include "core/checks.h"
 #include "contact/tangential/cundall_strack.h"
+#include "contact/tangential/mindlin_deresiewicz.h"
 #include "contact/tangential/mindlin_incremental.h"
 #include "contact/tangential/mindlin_integral.h"
 #include "contact/tangential/mindlin_rescaled_incremental.h"
@@ -15,8 +16,8 @@
 namespace impactlab {
 
 std::vector<std::string> TangentialLawNames() {
-  return {"cundall_strack", "mindlin_incremental", "mindlin_integral", "mindlin_rescaled_incremental",
-          "mindlin_scaled_integral"};
+  return {"cundall_strack", "mindlin_deresiewicz", "mindlin_incremental", "mindlin_integral",
+          "mindlin_rescaled_incremental", "mindlin_scaled_integral"};
 }
 
 SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p) {
@@ -61,6 +62,7 @@ std::shared_ptr<const TangentialLaw> TangentialLawFrom(const ParameterSet& p, co
   }
   if (name == "mindlin_integral") return std::make_shared<MindlinIntegralLaw>(k_t, mu);
   if (name == "mindlin_scaled_integral") return std::make_shared<MindlinScaledIntegralLaw>(k_t, mu);
+  if (name == "mindlin_deresiewicz") return std::make_shared<MindlinDeresiewiczLaw>(k_t, mu);
   if (name == "mindlin_incremental") return std::make_shared<MindlinIncrementalLaw>(k_t, mu);
   if (name == "mindlin_rescaled_incremental") return std::make_shared<MindlinRescaledIncrementalLaw>(k_t, mu);
   std::string list;

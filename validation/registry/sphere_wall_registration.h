@@ -3,7 +3,7 @@
 //
 // Keys (SI): radius, density, E_sphere, nu_sphere, E_wall, nu_wall, rigid_wall, poisson (sets nu_sphere and
 // nu_wall), theta_deg (from the wall normal; Seed002 γ = 180° − θ), speed, omega0 (ω_y), omega0_x, omega0_z, mu, e_n,
-// initial_gap, tangential_law (cundall_strack | mindlin_integral | mindlin_scaled_integral |
+// initial_gap, tangential_law (cundall_strack | mindlin_deresiewicz | mindlin_integral | mindlin_scaled_integral |
 // mindlin_incremental | mindlin_rescaled_incremental), kt_over_kn and kt (cundall_strack only).
 // Summary keys: e_n, e_t, beta, omega_after, omega_after_abs, psi, psi_rigid_beta, psi_rigid_e_t,
 // kinetic_energy_ratio, tangential_kinetic_energy_ratio (½mv_t² + ½Iω², after/before), contact_duration, rebound_angle_deg, contacts, energy_balance_residual_max

@@ -60,7 +60,7 @@ StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
 
   // ---- 1. The anomaly: ν = 0.1, γ = 178°, μ = 0.4, e_n = 1 -------------------------------------------
   const std::vector<std::string> laws = {"mindlin_integral", "mindlin_scaled_integral", "mindlin_incremental",
-                                         "mindlin_rescaled_incremental", "cundall_strack"};
+                                         "mindlin_rescaled_incremental", "mindlin_deresiewicz", "cundall_strack"};
   struct Integ {
     std::string name;
     double dt;
