@@ -51,6 +51,34 @@ double AuditError(const std::filesystem::path& csv, double tangential_factor) {
   return err;
 }
 
+// Number of monotone segments of F_t,x during the contact (1 loading + 1 unloading = 2; Seed002's "third
+// loading path" of the Tsuji model at ν = 0.1 shows up as ≥ 3). Changes below 1e-6 max|F_t| are ignored.
+int MonotoneSegments(const std::filesystem::path& csv) {
+  const auto cols = ReadCsvColumns(csv);
+  const auto& dn = cols.at("delta_n_m");
+  const auto& ft = cols.at("Ft_x_N");
+  double fmax = 0.0;
+  for (size_t i = 0; i < ft.size(); ++i)
+    if (dn[i] > 0.0) fmax = std::max(fmax, std::abs(ft[i]));
+  int segments = 0, direction = 0;
+  double anchor = 0.0;
+  bool started = false;
+  for (size_t i = 0; i < ft.size(); ++i) {
+    if (!(dn[i] > 0.0)) continue;
+    if (!started) {
+      anchor = ft[i];
+      started = true;
+      continue;
+    }
+    const double change = ft[i] - anchor;
+    if (std::abs(change) < 1e-6 * fmax) continue;
+    const int d = change > 0 ? 1 : -1;
+    if (d != direction) ++segments, direction = d;
+    anchor = ft[i];
+  }
+  return segments;
+}
+
 }  // namespace
 
 StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
@@ -116,10 +144,11 @@ StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
   t2 << "Loops, velocity Verlet dt = 1e-7 s (Figs. 2, 3). δ_t,end: total tangential displacement of the contact "
         "point at the last in-contact step. Energy audit for e_n = 1: max|E − E0|/E0 with E = T + W_n + U_t "
         "(exact U_t = |F_t|²/2k_t) and with Seed002's ½ U_t.\n\n"
-        "| case | law | β | δ_t,end [m] | max|E−E0|/E0 (U_t) | max|E−E0|/E0 (½U_t, seed) | max|E+D−E0|/E0 |\n"
-        "|---|---|---|---|---|---|---|\n";
+        "| case | law | β | δ_t,end [m] | F_t monotone segments | max|E−E0|/E0 (U_t) | max|E−E0|/E0 (½U_t, seed) | "
+        "max|E+D−E0|/E0 |\n|---|---|---|---|---|---|---|---|\n";
   c2 << "case,law,beta,final_slip,audit_exact,audit_seed,balance_residual_max\n";
   double slip_oi = 0, slip_th = 0, audit_tsuji = 0;
+  int segments_tsuji = 0, segments_scaled = 0;
   for (const auto& c : cases) {
     FigureSpec loops{"loops_" + c.id, "F_t vs delta_t, " + c.id + " (Seed002 Figs. 2-3; F_t on the sphere)",
                      "delta_t [m]", "F_t [N]", false, false, {}};
@@ -132,14 +161,17 @@ StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
                                                "velocity_verlet", (dir / sub).string());
       const auto csv = dir / sub / "velocity_verlet.csv";
       const double slip = FinalSlip(csv), a1 = AuditError(csv, 1.0), a2 = AuditError(csv, 0.5);
+      const int segments = MonotoneSegments(csv);
       t2 << "| " << c.id << " | " << law << " | " << Fmt(JsonNumber(run, "beta")) << " | " << Fmt(slip, 4) << " | "
+         << segments << " | "
          << Fmt(a1, 3) << " | " << Fmt(a2, 3) << " | " << Fmt(JsonNumber(run, "energy_balance_residual_max"), 3)
          << " |\n";
       c2 << c.id << ',' << law << ',' << std::setprecision(10) << JsonNumber(run, "beta") << ',' << slip << ',' << a1
          << ',' << a2 << ',' << JsonNumber(run, "energy_balance_residual_max") << '\n';
       if (c.id == cases[0].id && std::string(law) == "mindlin_incremental") slip_oi = slip;
       if (c.id == cases[0].id && std::string(law) == "mindlin_rescaled_incremental") slip_th = slip;
-      if (c.id == cases[2].id && std::string(law) == "mindlin_integral") audit_tsuji = a1;
+      if (c.id == cases[2].id && std::string(law) == "mindlin_integral") audit_tsuji = a1, segments_tsuji = segments;
+      if (c.id == cases[2].id && std::string(law) == "mindlin_scaled_integral") segments_scaled = segments;
       loops.series.push_back({sub + "/velocity_verlet.csv", "delta_t_x_m", "Ft_x_N", law, "-"});
       series.series.push_back({sub + "/velocity_verlet.csv", "t_s", "Ft_x_N", law, "-"});
     }
@@ -159,6 +191,10 @@ StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
                 "seed's exact measure is not stated (docs/tangential-models.md)";
   }
   result.claims.push_back(slip);
+  result.claims.push_back(MakeClaim("seed002.fig3d.third_loading_path",
+                                    "ν = 0.1, γ = 178°, μ = 0.4: monotone F_t segments, Tsuji minus scaled "
+                                    "(Seed002: Tsuji has an extra, third loading path)",
+                                    "Seed002 §3.2.3, Fig. 3b/d", 1.0, double(segments_tsuji - segments_scaled), 0.0));
   Claim audit = MakeClaim("seed002.fig4.total_energy_constant",
                           "Tsuji integral, ν = 0.1, γ = 178°, μ = 0.4, e_n = 1: max|E − E0|/E0 during contact, "
                           "E = T + W_n + U_t",
