@@ -141,7 +141,14 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
     break;
   }
   m.form->Unpack(N_VGetArrayPointer(m.y), t_out, state);
+  const Eigen::VectorXd z_integrated = state.z;
   system.UpdateHistory(before, state);
+  if (state.z != z_integrated) {
+    // The discrete history update changed z: restart CVODE from the updated state, otherwise its internal
+    // vector (and right-hand side) would keep the stale history.
+    m.form->Pack(state, N_VGetArrayPointer(m.y));
+    IMPACTLAB_DEMAND(CVodeReInit(m.mem, state.t, m.y) == CV_SUCCESS);
+  }
   m.last = state;
 
   long v = 0;
