@@ -79,6 +79,19 @@ int MonotoneSegments(const std::filesystem::path& csv) {
   return segments;
 }
 
+// In-contact rows only (t, δ_t, F_t, v_s) for the loop figures, so no line is drawn back to the origin.
+void WriteContactLoop(const std::filesystem::path& csv, const std::filesystem::path& out) {
+  const auto cols = ReadCsvColumns(csv);
+  const auto& dn = cols.at("delta_n_m");
+  std::ostringstream os;
+  os << "t_s,delta_t_x_m,Ft_x_N,v_s_x_m_s\n" << std::setprecision(12);
+  for (size_t i = 0; i < dn.size(); ++i)
+    if (dn[i] > 0.0)
+      os << cols.at("t_s")[i] << ',' << cols.at("delta_t_x_m")[i] << ',' << cols.at("Ft_x_N")[i] << ','
+         << cols.at("v_s_x_m_s")[i] << '\n';
+  WriteFileAtomically(out, os.str());
+}
+
 }  // namespace
 
 StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
@@ -153,6 +166,8 @@ StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
     FigureSpec loops{"loops_" + c.id, "F_t vs delta_t, " + c.id + " (Seed002 Figs. 2-3; F_t on the sphere)",
                      "delta_t [m]", "F_t [N]", false, false, {}};
     FigureSpec series{"ft_time_" + c.id, "F_t vs time, " + c.id, "t [s]", "F_t [N]", false, false, {}};
+    FigureSpec slip_velocity{"slip_velocity_" + c.id, "slip velocity vs time, " + c.id + " (Seed002 Fig. 6b style)",
+                             "t [s]", "v_s [m/s]", false, false, {}};
     for (const auto& law : {"mindlin_incremental", "mindlin_rescaled_incremental", "mindlin_integral",
                             "mindlin_scaled_integral"}) {
       ctx.progress("loops: " + c.id + " / " + law);
@@ -172,13 +187,17 @@ StudyResult Seed002ThorntonStudy::Run(const StudyContext& ctx) const {
       if (c.id == cases[0].id && std::string(law) == "mindlin_rescaled_incremental") slip_th = slip;
       if (c.id == cases[2].id && std::string(law) == "mindlin_integral") audit_tsuji = a1, segments_tsuji = segments;
       if (c.id == cases[2].id && std::string(law) == "mindlin_scaled_integral") segments_scaled = segments;
-      loops.series.push_back({sub + "/velocity_verlet.csv", "delta_t_x_m", "Ft_x_N", law, "-"});
-      series.series.push_back({sub + "/velocity_verlet.csv", "t_s", "Ft_x_N", law, "-"});
+      WriteContactLoop(csv, dir / (sub + "_contact.csv"));
+      loops.series.push_back({sub + "_contact.csv", "delta_t_x_m", "Ft_x_N", law, "-"});
+      series.series.push_back({sub + "_contact.csv", "t_s", "Ft_x_N", law, "-"});
+      slip_velocity.series.push_back({sub + "_contact.csv", "t_s", "v_s_x_m_s", law, "-"});
     }
     WriteFigureSpec(dir, loops);
     WriteFigureSpec(dir, series);
+    WriteFigureSpec(dir, slip_velocity);
     result.figures.push_back(loops.name + ".png");
     result.figures.push_back(series.name + ".png");
+    result.figures.push_back(slip_velocity.name + ".png");
   }
   WriteFileAtomically(dir / "loops.csv", c2.str());
   result.tables_markdown.push_back(t2.str());
