@@ -148,7 +148,11 @@ void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalSt
 
   const int nh = law_->history_size();
   std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
-  const SphereWallContact c = EvaluateContact(after, law_next);  // writes the law's new history
+  // Evaluate at the new positions with the committed history of `before` (never after.z: the update must be
+  // a pure function of (before, after.q)).
+  MechanicalState trial = before;
+  trial.q = after.q;
+  const SphereWallContact c = EvaluateContact(trial, law_next);  // writes the law's new history
   const Eigen::Vector3d s_now = SurfaceDisplacement(after.q);
   if (c.active) {
     if (!(before.z[kDeltaNPrev] > 0.0)) z.segment<3>(kSStart) = s_now - c.kinematics.displacement_increment;
