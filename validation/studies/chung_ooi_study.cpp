@@ -123,7 +123,7 @@ StudyResult ChungOoiStudy::Run(const StudyContext& ctx) const {
   result.claims.push_back(MakeClaim("chung_ooi.tests1-3.hertz", "Tests 1–3 (e = 1): max relative error of δ_max, "
                                     "F_max, t_c against Hertz theory", "Chung & Ooi 2011 Tests 1–3 (0.5 %)",
                                     std::nullopt, worst_hertz, kHertzTol));
-  result.claims.push_back(MakeClaim("chung_ooi.test3.restitution", "Test 3: max |e_out/e_in − 1| over e_in = 0.2…1, "
+  result.claims.push_back(MakeClaim("chung_ooi.test3.restitution", "Test 3: max abs(e_out/e_in − 1) over e_in = 0.2…1, "
                                     "Tsuji damping α = √5 ξ_L(e)", "Chung & Ooi 2011 Test 3; THEORY.md §3",
                                     std::nullopt, worst_e, kHertzTol));
 

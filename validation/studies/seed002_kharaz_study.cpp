@@ -114,8 +114,8 @@ StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
   // Reference integrator: RK4 at dt/4 over the same sweep (model property vs integration artefact).
   {
     std::ostringstream ref;
-    ref << "Velocity Verlet (dt = 1e-8 s) against RK4 at dt/4 over the sweep: max |Δe_t| and max |Δβ| per law.\n\n"
-           "| law | max |e_t,VV − e_t,RK4| | max |β_VV − β_RK4| |\n|---|---|---|\n";
+    ref << "Velocity Verlet (dt = 1e-8 s) against RK4 at dt/4 over the sweep: max abs(Δe_t) and max abs(Δβ) per law.\n\n"
+           "| law | max abs(e_t,VV − e_t,RK4) | max abs(β_VV − β_RK4) |\n|---|---|---|\n";
     double worst = 0.0;
     for (const auto& law : laws) {
       double d_et = 0.0, d_beta = 0.0;
@@ -132,14 +132,14 @@ StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
     }
     result.tables_markdown.push_back(ref.str());
     result.claims.push_back(MakeClaim("seed002.kharaz.integrator_independent",
-                                      "all laws, whole sweep: max |Δe_t|, |Δβ| between velocity Verlet (dt) and RK4 "
+                                      "all laws, whole sweep: max abs(Δe_t), abs(Δβ) between velocity Verlet (dt) and RK4 "
                                       "(dt/4)", "this study", std::nullopt, worst, 0.01));
   }
   result.claims.push_back(MakeClaim("seed002.kharaz.gross_sliding_e_t",
-                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max |e_t/e_t,rigid − 1|", "Seed002 §4 item 1; THEORY.md §6",
+                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max abs(e_t/e_t,rigid − 1)", "Seed002 §4 item 1; THEORY.md §6",
                                     std::nullopt, worst_et, 0.01));
   result.claims.push_back(MakeClaim("seed002.kharaz.gross_sliding_beta",
-                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max |β/β_rigid − 1|", "Seed002 §4 item 1; THEORY.md §6",
+                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max abs(β/β_rigid − 1)", "Seed002 §4 item 1; THEORY.md §6",
                                     std::nullopt, worst_beta, 0.01));
 
   // ---- 2. Against the measurements -------------------------------------------------------------------
@@ -174,8 +174,8 @@ StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
                     "rebound angle [deg]", false, false, {}};
   std::ostringstream rms_table;
   rms_table << "Every model at the measured angles (velocity Verlet): RMS deviation from Kharaz et al. 2001 "
-               "(8 e_t points, 7 |ω| points, 9 rebound-angle points).\n\n"
-               "| law | RMS e_t | RMS |ω| [rad/s] | RMS rebound angle [°] | RMS e_t, θ ≥ 30° |\n|---|---|---|---|---|\n";
+               "(8 e_t points, 7 abs(ω) points, 9 rebound-angle points).\n\n"
+               "| law | RMS e_t | RMS abs(ω) [rad/s] | RMS rebound angle [°] | RMS e_t, θ ≥ 30° |\n|---|---|---|---|---|\n";
   for (const auto& law : laws) {
     ctx.progress("experiment " + law);
     auto rms = [&](const Series& s, const std::string& key, bool absolute, double min_theta, const std::string& csv_name) {
