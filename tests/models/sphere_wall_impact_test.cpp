@@ -209,3 +209,14 @@ TEST_CASE("sphere_wall: UpdateHistory is a pure function of (before, after.q); f
     CHECK(acc1 == acc2);
   }
 }
+
+TEST_CASE("sphere_wall: every registered tangential law names itself and cites its source") {
+  for (const auto& name : TangentialLawNames()) {
+    const ParameterSet p = Kharaz(10.0, name);
+    const auto law = TangentialLawFrom(p, SphereWallParametersFrom(p));
+    CHECK(law->name() == name);
+    CHECK(!law->reference().empty());
+    CHECK(law->friction_coefficient() == 0.092);
+  }
+  CHECK(TangentialLawNames().size() == 6);
+}

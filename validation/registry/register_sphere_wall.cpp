@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <numbers>
 
@@ -15,10 +16,58 @@
 
 namespace impactlab {
 
-std::vector<std::string> TangentialLawNames() {
-  return {"cundall_strack", "mindlin_deresiewicz", "mindlin_incremental", "mindlin_integral",
-          "mindlin_rescaled_incremental", "mindlin_scaled_integral"};
+namespace {
+
+using TangentialLawFactory =
+    std::function<std::shared_ptr<const TangentialLaw>(const ParameterSet&, const SphereWallImpactParameters&, double)>;
+
+// Mindlin's no-slip stiffness k_t = 8 G* √(R δ_n) of the sphere–wall pair.
+MindlinStiffness StiffnessOf(const SphereWallImpactParameters& sp) {
+  return MindlinStiffness{sp.effective_shear_modulus(), sp.radius};
 }
+
+const Registry<TangentialLawFactory>& TangentialLawRegistry() {
+  static const Registry<TangentialLawFactory> r = [] {
+    Registry<TangentialLawFactory> reg("tangential_law");
+    reg.Add("cundall_strack", "linear spring + Coulomb slider (keys: kt, or kt_over_kn)",
+            [](const ParameterSet& p, const SphereWallImpactParameters& sp, double mu) -> std::shared_ptr<const TangentialLaw> {
+              if (p.Has("kt")) return std::make_shared<CundallStrackLaw>(p.GetDouble("kt"), mu);
+              // Reference normal stiffness: Hertz tangent stiffness 3/2 K_H √δ_max at the undamped peak overlap
+              // δ_max = (15 m v_n² / (16 E* √R))^{2/5}.
+              const double ratio = RequirePositive("kt_over_kn", p.GetDouble("kt_over_kn", 2.0 / 7.0));
+              const double vn = sp.normal_speed();
+              const double delta_max = std::pow(
+                  15.0 * sp.mass() * vn * vn / (16.0 * sp.effective_modulus() * std::sqrt(sp.radius)), 0.4);
+              return std::make_shared<CundallStrackLaw>(ratio * 1.5 * sp.hertz_coefficient() * std::sqrt(delta_max), mu);
+            });
+    reg.Add("mindlin_deresiewicz", "Thornton-Randall incremental micro-slip (Seed002 eqs. 2-4, 2 mu F_n)",
+            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
+              return std::make_shared<MindlinDeresiewiczLaw>(StiffnessOf(sp), mu);
+            });
+    reg.Add("mindlin_incremental", "Oda-Iwashita incremental no-slip (Seed002 eqs. 14-15)",
+            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
+              return std::make_shared<MindlinIncrementalLaw>(StiffnessOf(sp), mu);
+            });
+    reg.Add("mindlin_integral", "Tsuji 1992 integral no-slip (Seed002 eqs. 16-19)",
+            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
+              return std::make_shared<MindlinIntegralLaw>(StiffnessOf(sp), mu);
+            });
+    reg.Add("mindlin_rescaled_incremental", "Thornton 2013 rescaled incremental (Seed002 eqs. 8-11)",
+            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
+              return std::make_shared<MindlinRescaledIncrementalLaw>(StiffnessOf(sp), mu);
+            });
+    reg.Add("mindlin_scaled_integral", "Di Maio-Di Renzo scaled integral, 2/3 k_t (Seed002 3.2.2)",
+            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
+              return std::make_shared<MindlinScaledIntegralLaw>(StiffnessOf(sp), mu);
+            });
+    return reg;
+  }();
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::string> TangentialLawNames() { return TangentialLawRegistry().names(); }
 
 SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p) {
   SphereWallImpactParameters s;
@@ -49,25 +98,7 @@ SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p) {
 std::shared_ptr<const TangentialLaw> TangentialLawFrom(const ParameterSet& p, const SphereWallImpactParameters& sp) {
   const std::string name = p.GetString("tangential_law", "mindlin_rescaled_incremental");
   const double mu = RequireNonNegative("mu", p.GetDouble("mu", 0.0));
-  const MindlinStiffness k_t{sp.effective_shear_modulus(), sp.radius};
-  if (name == "cundall_strack") {
-    if (p.Has("kt")) return std::make_shared<CundallStrackLaw>(p.GetDouble("kt"), mu);
-    // Reference normal stiffness: Hertz tangent stiffness 3/2 K_H √δ_max at the undamped peak overlap
-    // δ_max = (15 m v_n² / (16 E* √R))^{2/5}.
-    const double ratio = RequirePositive("kt_over_kn", p.GetDouble("kt_over_kn", 2.0 / 7.0));
-    const double vn = sp.normal_speed();
-    const double delta_max =
-        std::pow(15.0 * sp.mass() * vn * vn / (16.0 * sp.effective_modulus() * std::sqrt(sp.radius)), 0.4);
-    return std::make_shared<CundallStrackLaw>(ratio * 1.5 * sp.hertz_coefficient() * std::sqrt(delta_max), mu);
-  }
-  if (name == "mindlin_integral") return std::make_shared<MindlinIntegralLaw>(k_t, mu);
-  if (name == "mindlin_scaled_integral") return std::make_shared<MindlinScaledIntegralLaw>(k_t, mu);
-  if (name == "mindlin_deresiewicz") return std::make_shared<MindlinDeresiewiczLaw>(k_t, mu);
-  if (name == "mindlin_incremental") return std::make_shared<MindlinIncrementalLaw>(k_t, mu);
-  if (name == "mindlin_rescaled_incremental") return std::make_shared<MindlinRescaledIncrementalLaw>(k_t, mu);
-  std::string list;
-  for (const auto& n : TangentialLawNames()) list += (list.empty() ? "" : ", ") + n;
-  throw InvalidParameter("tangential_law", name, "one of: " + list);
+  return TangentialLawRegistry().Get(name).make(p, sp, mu);
 }
 
 void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& record, nlohmann::json& out) {
