@@ -117,6 +117,15 @@ TEST_CASE("sphere_wall: energy ledger E + D - W_generated - E0 closes to integra
   // The Tsuji integral law creates energy here (Seed002 §3.2.4): visible, not clipped.
   CHECK(sys.GeneratedWork(rec.final_state) > 0.0);
   CHECK(out["beta"].get<double>() < -1.0);
+  // The 2/3-scaled integral law does not (Seed002 §3.2.2): β > −1 and no net generated energy.
+  p.Set("tangential_law", "mindlin_scaled_integral");
+  SphereWallImpact scaled(sp, TangentialLawFrom(p, sp));
+  const SimulationRecord rec2 = Simulate(scaled, rk4, scaled.InitialState(), o, {});
+  nlohmann::json out2;
+  SummarizeSphereWall(scaled, rec2, out2);
+  CHECK(out2["beta"].get<double>() > -1.0);
+  CHECK(scaled.GeneratedWork(rec2.final_state) < 0.0);
+  CHECK(out2["integration_residual_max"].get<double>() <= 1e-7);
 }
 
 TEST_CASE("sphere_wall: rigid theory reference curves") {
