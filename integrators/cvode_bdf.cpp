@@ -141,16 +141,6 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
     break;
   }
   m.form->Unpack(N_VGetArrayPointer(m.y), t_out, state);
-  const Eigen::VectorXd z_integrated = state.z;
-  system.UpdateHistory(before, state);
-  if (state.z != z_integrated) {
-    // A discrete history update changed z: CVODE's own copy must follow, or the next step would continue
-    // from the stale z (the update would be silently lost). Re-initialize at t_out (restarts at order 1).
-    m.form->Pack(state, N_VGetArrayPointer(m.y));
-    IMPACTLAB_DEMAND(CVodeReInit(m.mem, t_out, m.y) == CV_SUCCESS);
-  }
-  m.last = state;
-
   long v = 0;
   CVodeGetNumRhsEvals(m.mem, &v);
   stats_.rhs_evaluations += v - m.rhs_evals_seen;
@@ -168,6 +158,18 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
   CVodeGetNumErrTestFails(m.mem, &v);
   stats_.rejected_steps += v - m.fails_seen;
   m.fails_seen = v;
+  const Eigen::VectorXd z_integrated = state.z;
+  system.UpdateHistory(before, state);
+  if (state.z != z_integrated) {
+    // A discrete history update changed z: CVODE's own copy must follow, or the next step would continue
+    // from the stale z (the update would be silently lost). Re-initialize at t_out (restarts at order 1).
+    m.form->Pack(state, N_VGetArrayPointer(m.y));
+    IMPACTLAB_DEMAND(CVodeReInit(m.mem, t_out, m.y) == CV_SUCCESS);
+    // CVodeReInit zeroes CVODE's counters; the statistics above were already collected.
+    m.rhs_evals_seen = m.steps_seen = m.nonlin_seen = m.jac_seen = m.fails_seen = 0;
+  }
+  m.last = state;
+
   return result;
 }
 

@@ -135,6 +135,7 @@ Registry<ModelFactory> MakeModelRegistry() {
         });
   RegisterEllipsoidWallModel(r);
   RegisterPlanarModels(r);
+  RegisterSphereWallModel(r);
   return r;
 }
 

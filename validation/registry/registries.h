@@ -40,6 +40,8 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& registry);
 /// Planar EFDA pieces (register_planar.cpp).
 void RegisterEfdaIntegrator(Registry<IntegratorFactory>& registry);
 void RegisterPlanarModels(Registry<ModelFactory>& registry);
+/// The "sphere_wall" model (register_sphere_wall.cpp).
+void RegisterSphereWallModel(Registry<ModelFactory>& registry);
 
 const Registry<IntegratorFactory>& IntegratorRegistry();
 const Registry<NormalLawFactory>& NormalLawRegistry();

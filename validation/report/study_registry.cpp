@@ -10,6 +10,10 @@
 #include "studies/seed000_table1_aligned_study.h"
 #include "studies/seed000_energy_partition_study.h"
 #include "studies/seed003_carom_study.h"
+#include "studies/chung_ooi_study.h"
+#include "studies/oscillator_comparison_study.h"
+#include "studies/seed002_kharaz_study.h"
+#include "studies/seed002_thornton_study.h"
 
 namespace impactlab {
 
@@ -25,6 +29,9 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<Seed000Table6ConvergenceStudy>());
   studies.push_back(std::make_unique<Seed000Table7AnglesStudy>());
   studies.push_back(std::make_unique<Seed003CaromStudy>());
+  studies.push_back(std::make_unique<Seed002ThorntonStudy>());
+  studies.push_back(std::make_unique<Seed002KharazStudy>());
+  studies.push_back(std::make_unique<ChungOoiStudy>());
   return studies;
 }
 

@@ -24,6 +24,7 @@ nlohmann::json RunScenario(const RunRequest& request) {
   ModelInstance model = ModelRegistry().Get(sc.model).make(p);
   SimulationOptions options;
   options.dt = request.dt ? *request.dt : p.GetDouble("dt");
+  if (request.dt && p.Has("dt")) (void)p.GetDouble("dt");  // overridden by --dt, but not an unknown key
   RequirePositive("dt", options.dt);
   options.t_end = RequirePositive("t_end", p.GetDouble("t_end"));
   options.stop_after_separation = RequireNonNegative("stop_after_separation", p.GetDouble("stop_after_separation", 0.0));

@@ -1,0 +1,23 @@
+#include "contact/tangential/mindlin_integral.h"
+
+#include "contact/tangential/tangential_spring_step.h"
+#include "core/checks.h"
+
+namespace impactlab {
+
+MindlinIntegralLaw::MindlinIntegralLaw(MindlinStiffness stiffness, double mu)
+    : k_t_(stiffness), mu_(RequireNonNegative("mu", mu)) {
+  k_t_.Validate();
+}
+double MindlinIntegralLaw::StoredEnergy(std::span<const double> z, double delta_n) const {
+  return 0.5 * k_t_(delta_n) * (z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
+}
+Eigen::Vector3d MindlinIntegralLaw::SpringForce(std::span<const double> z, double delta_n) const {
+  return -k_t_(delta_n) * Eigen::Vector3d(z[0], z[1], z[2]);
+}
+TangentialResponse MindlinIntegralLaw::Evaluate(const TangentialKinematics& kin, std::span<const double> z_prev,
+                                                std::span<double> z_next) const {
+  return IntegralSpringStep(kin, z_prev, z_next, k_t_(kin.delta_n_prev), k_t_(kin.delta_n), mu_);
+}
+
+}  // namespace impactlab

@@ -1,0 +1,38 @@
+#include "contact/tangential/tangential_law.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impactlab {
+
+Eigen::Vector3d RotateIntoTangentPlane(const Eigen::Vector3d& v, const Eigen::Vector3d& normal) {
+  const double magnitude = v.norm();
+  const Eigen::Vector3d tangential = v - v.dot(normal) * normal;
+  const double t_norm = tangential.norm();
+  if (magnitude == 0.0 || t_norm == 0.0) return Eigen::Vector3d::Zero();
+  return tangential * (magnitude / t_norm);
+}
+
+TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const Eigen::Vector3d& trial,
+                                        double k_store, double stored_prev, double mu, double normal_force,
+                                        const Eigen::Vector3d& displacement_increment) {
+  TangentialResponse r;
+  const double cap = mu * std::max(normal_force, 0.0);
+  const double trial_norm = trial.norm();
+  r.force = trial;
+  if (trial_norm > cap) {
+    r.sliding = true;
+    r.force = trial_norm > 0.0 ? Eigen::Vector3d(trial * (cap / trial_norm)) : Eigen::Vector3d::Zero();
+  }
+  const auto energy = [k_store](const Eigen::Vector3d& f) { return k_store > 0.0 ? f.squaredNorm() / (2.0 * k_store) : 0.0; };
+  const double trial_energy = energy(trial);
+  r.stored_energy = energy(r.force);
+  // Elastic (uncapped) update: its energy mismatch is what the law generates.
+  r.generated_work = trial_energy - stored_prev + 0.5 * (previous + trial).dot(displacement_increment);
+  // Work of the force actually applied (capped), trapezoidal over the step; friction closes the balance.
+  r.work_in = -0.5 * (previous + r.force).dot(displacement_increment);
+  r.friction_work = stored_prev + r.work_in + r.generated_work - r.stored_energy;
+  return r;
+}
+
+}  // namespace impactlab

@@ -1,0 +1,87 @@
+// TangentialLaw: a history-dependent tangential (friction) contact law of the Hertz–Mindlin family, with
+// its history as an explicit value (stored by the model in MechanicalState::z, never in the law, so that
+// rollback of a rejected step is exact) [STYLE.md §3.4; THEORY.md §6].
+//
+// Sign conventions [THEORY.md §1]. n is the unit contact normal pointing from the wall (body A) into the
+// sphere (body B). Δs is the tangential displacement increment of the sphere's contact point relative to
+// the wall since the last committed step (Δs = ∫ v_s dt, v_s the slip velocity), lying in the current
+// tangent plane. F_t is the tangential force ON THE SPHERE; a stuck spring gives F_t = −k_t δ_t, opposing
+// the accumulated displacement δ_t. Magnitudes are capped by μ F_n (Coulomb), F_n the elastic normal force.
+//
+// One step of every law (the step is the one the integrator takes; incremental laws are defined per step
+// [Seed002 eqs. 8–15]):
+//   1. the stored spring (force or displacement) is rotated into the current tangent plane, keeping its
+//      magnitude (RotateIntoTangentPlane);
+//   2. law-specific stiffness update → predicted spring force F′ (e.g. Tsuji: F′ = −k_t(δ_n) δ_t);
+//   3. elastic increment → trial force F_tr = F′ − k_inc Δs;
+//   4. Coulomb cap: F_t = F_tr if |F_tr| ≤ μF_n, else μF_n F_tr/|F_tr| (the spring is reset to it).
+// Energy split of the step (TangentialResponse), with U(F) = |F|²/(2 k_store) the stored elastic energy:
+//   generated_work = U(F_tr) − U_prev + ½ (F_prev + F_tr)·Δs     (F_prev: the committed spring force)
+//                    energy the uncapped update creates (> 0) or destroys (< 0): for the integral laws
+//                    exactly ½ (k_t(δ_n) − k_t(δ_n,prev)) δ_t,prev·δ_t,trial, the (second-order) work of the
+//                    δ_n-dependent stiffness [THEORY.md §6, "Energy bookkeeping"]; 0 for a constant linear spring.
+//                    Reported, never clipped.
+//   work_in        = −½ (F_prev + F_t)·Δs     work done by the sphere on the contact with the force actually
+//                    applied (after the cap), trapezoidal over the step
+//   friction_work  = U_prev + work_in + generated_work − U(F_t)
+//                    the cap removal: 0 in stick (F_t = F_tr), μ F_n |Δs| in collinear gross slip
+// (F′ enters only the trial force) so that, exactly, U_prev + work_in + generated_work = U_new + friction_work.
+#pragma once
+
+#include <Eigen/Core>
+#include <span>
+#include <string>
+
+namespace impactlab {
+
+/// What a tangential law sees of the contact in one step.
+struct TangentialKinematics {
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();      ///< n, unit, wall → sphere
+  double delta_n_prev = 0.0;      ///< overlap at the last committed step [m] (≤ 0: contact just started)
+  double delta_n = 0.0;           ///< current overlap [m] (> 0 in contact)
+  double normal_force_prev = 0.0; ///< elastic normal force at the last committed step [N]
+  double normal_force = 0.0;      ///< current elastic normal force [N] (sets the cap μ F_n)
+  Eigen::Vector3d displacement_increment = Eigen::Vector3d::Zero();  ///< Δs [m], in the tangent plane
+};
+
+/// Result of one evaluation (a trial at a stage, or the committed step).
+struct TangentialResponse {
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< F_t on the sphere after the cap [N]
+  bool sliding = false;           ///< the cap was active
+  double stored_energy = 0.0;     ///< U_t after the step [J]
+  double work_in = 0.0;           ///< −½(F_prev + F_t)·Δs [J]
+  double friction_work = 0.0;     ///< cap removal ≥ 0 [J]
+  double generated_work = 0.0;    ///< energy created by the law's stiffness change [J], signed
+};
+
+/// Rotates a vector into the tangent plane of `normal` keeping its magnitude: v ← |v| P_t v/|P_t v|
+/// (P_t = I − n nᵀ). A vector parallel to n (no tangential part) is set to zero.
+Eigen::Vector3d RotateIntoTangentPlane(const Eigen::Vector3d& v, const Eigen::Vector3d& normal);
+
+class TangentialLaw {
+ public:
+  virtual ~TangentialLaw() = default;
+  virtual std::string name() const = 0;
+  /// One-line source (paper, equations).
+  virtual std::string reference() const = 0;
+  /// Number of history entries (the law's slice of MechanicalState::z). A zero history means "no spring".
+  virtual int history_size() const = 0;
+  /// Stored elastic energy U_t [J] of the history `z` at overlap δ_n.
+  virtual double StoredEnergy(std::span<const double> z, double delta_n) const = 0;
+  /// Spring force represented by the history `z` at overlap δ_n (no increment, no cap) [N].
+  virtual Eigen::Vector3d SpringForce(std::span<const double> z, double delta_n) const = 0;
+  /// One step from the committed history `z_prev` to `z_next` (same size). Pure function.
+  virtual TangentialResponse Evaluate(const TangentialKinematics& kinematics, std::span<const double> z_prev,
+                                      std::span<double> z_next) const = 0;
+  /// Coulomb friction coefficient μ ≥ 0.
+  virtual double friction_coefficient() const = 0;
+};
+
+/// Shared last part of every law's step: the cap, the reset of the spring and the energy split above.
+/// `previous` = F_prev (the committed spring force, rotated into the current plane), `trial` = F_tr, `k_store` the stiffness that defines U(F) = |F|²/(2 k_store) (0 allowed:
+/// then U = 0), `stored_prev` = U_prev.
+TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const Eigen::Vector3d& trial,
+                                        double k_store, double stored_prev, double mu, double normal_force,
+                                        const Eigen::Vector3d& displacement_increment);
+
+}  // namespace impactlab

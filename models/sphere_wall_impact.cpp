@@ -1,0 +1,246 @@
+#include "models/sphere_wall_impact.h"
+
+#include <Eigen/Geometry>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "contact/damping/viscous_dampers.h"
+#include "contact/restitution_calibration.h"
+#include "core/checks.h"
+
+namespace impactlab {
+
+namespace {
+constexpr int kMaxLawHistory = 16;
+const Eigen::Vector3d kNormal = Eigen::Vector3d::UnitZ();
+
+double ShearModulus(double E, double nu) { return E / (2.0 * (1.0 + nu)); }
+}  // namespace
+
+void SphereWallImpactParameters::Validate() const {
+  RequirePositive("radius", radius);
+  RequirePositive("density", density);
+  RequirePositive("E_sphere", E_sphere);
+  RequireInLeftOpen("nu_sphere", nu_sphere, -1.0, 0.5);
+  if (!rigid_wall) {
+    RequirePositive("E_wall", E_wall);
+    RequireInLeftOpen("nu_wall", nu_wall, -1.0, 0.5);
+  }
+  if (!(std::isfinite(theta_deg) && theta_deg >= 0.0 && theta_deg < 90.0))
+    throw InvalidParameter("theta_deg", theta_deg, "[0, 90) (angle from the wall normal)");
+  RequirePositive("speed", speed);
+  RequireFinite("omega0", omega0);
+  RequireFinite("omega0_x", omega0_x);
+  RequireFinite("omega0_z", omega0_z);
+  RequireInLeftOpen("e_n", e_n, 0.0, 1.0);
+  RequireNonNegative("initial_gap", initial_gap);
+}
+
+double SphereWallImpactParameters::mass() const { return density * 4.0 / 3.0 * std::numbers::pi * radius * radius * radius; }
+double SphereWallImpactParameters::inertia() const { return 0.4 * mass() * radius * radius; }
+double SphereWallImpactParameters::effective_modulus() const {
+  double c = (1.0 - nu_sphere * nu_sphere) / E_sphere;
+  if (!rigid_wall) c += (1.0 - nu_wall * nu_wall) / E_wall;
+  return 1.0 / c;
+}
+double SphereWallImpactParameters::effective_shear_modulus() const {
+  double c = (2.0 - nu_sphere) / ShearModulus(E_sphere, nu_sphere);
+  if (!rigid_wall) c += (2.0 - nu_wall) / ShearModulus(E_wall, nu_wall);
+  return 1.0 / c;
+}
+double SphereWallImpactParameters::hertz_coefficient() const {
+  return 4.0 / 3.0 * effective_modulus() * std::sqrt(radius);
+}
+double SphereWallImpactParameters::normal_speed() const { return speed * std::cos(theta_deg * std::numbers::pi / 180.0); }
+double SphereWallImpactParameters::tangential_speed() const {
+  return speed * std::sin(theta_deg * std::numbers::pi / 180.0);
+}
+
+SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, std::shared_ptr<const TangentialLaw> law)
+    : p_(parameters), law_(std::move(law)), hertz_((p_.Validate(), p_.hertz_coefficient())) {
+  if (!law_) throw InvalidParameter("tangential_law", "<null>", "a tangential law");
+  if (law_->history_size() > kMaxLawHistory)
+    throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
+  mass_ = p_.mass();
+  inertia_ = p_.inertia();
+  if (p_.e_n < 1.0)
+    damping_ = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p_.e_n, 1.5), mass_, hertz_.coefficient(), 1.5);
+  e0_ = TotalEnergy(InitialState());
+}
+
+MechanicalState SphereWallImpact::InitialState() const {
+  MechanicalState s;
+  s.q = Eigen::VectorXd::Zero(6);
+  s.v = Eigen::VectorXd::Zero(6);
+  s.q[2] = p_.radius + p_.initial_gap;
+  s.v[0] = p_.tangential_speed();
+  s.v[2] = -p_.normal_speed();
+  s.v[3] = p_.omega0_x;
+  s.v[4] = p_.omega0;
+  s.v[5] = p_.omega0_z;
+  s.z = Eigen::VectorXd::Zero(kLaw + law_->history_size());
+  s.z[kDeltaNPrev] = -p_.initial_gap;
+  return s;
+}
+
+Eigen::Vector3d SphereWallImpact::SurfaceDisplacement(const Eigen::VectorXd& q) const {
+  const Eigen::Vector3d x = q.head<3>();
+  const Eigen::Vector3d phi = q.segment<3>(3);
+  const Eigen::Vector3d s = x - p_.radius * phi.cross(kNormal);
+  return s - s.dot(kNormal) * kNormal;
+}
+
+Eigen::Vector3d SphereWallImpact::SlipVelocity(const MechanicalState& st) const {
+  const Eigen::Vector3d v = st.v.head<3>();
+  const Eigen::Vector3d w = st.v.segment<3>(3);
+  const Eigen::Vector3d vc = v + w.cross(-p_.radius * kNormal);
+  return vc - vc.dot(kNormal) * kNormal;
+}
+
+SphereWallContact SphereWallImpact::EvaluateContact(const MechanicalState& s, std::span<double> law_out) const {
+  SphereWallContact c;
+  c.delta_n = p_.radius - s.q[2];
+  c.delta_n_dot = -s.v[2];
+  if (!(c.delta_n > 0.0)) return c;
+  c.active = true;
+  c.normal_force_elastic = hertz_.Force(c.delta_n);
+  c.normal_force = c.normal_force_elastic + (damping_ ? damping_->Coefficient(c.delta_n) * c.delta_n_dot : 0.0);
+  TangentialKinematics& k = c.kinematics;
+  k.normal = kNormal;
+  k.delta_n = c.delta_n;
+  k.normal_force = c.normal_force_elastic;
+  const double delta_prev = s.z[kDeltaNPrev];
+  Eigen::Vector3d ds = SurfaceDisplacement(s.q) - s.z.segment<3>(kSPrev);
+  if (delta_prev > 0.0) {
+    k.delta_n_prev = delta_prev;
+    k.normal_force_prev = s.z[kFnPrev];
+  } else {
+    // First in-contact step: only the part of the step after first touch (linear in δ) loads the spring.
+    ds *= c.delta_n / (c.delta_n - delta_prev);
+  }
+  k.displacement_increment = ds;
+  const int nh = law_->history_size();
+  std::span<const double> z_prev(s.z.data() + kLaw, static_cast<size_t>(nh));
+  c.tangential = law_->Evaluate(k, z_prev, law_out.subspan(0, static_cast<size_t>(nh)));
+  return c;
+}
+
+void SphereWallImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
+  std::array<double, kMaxLawHistory> scratch{};
+  const SphereWallContact c = EvaluateContact(s, scratch);
+  v_dot.setZero();
+  if (!c.active) return;
+  const Eigen::Vector3d force = c.normal_force * kNormal + c.tangential.force;
+  const Eigen::Vector3d torque = (-p_.radius * kNormal).cross(c.tangential.force);
+  v_dot.head<3>() = force / mass_;
+  v_dot.segment<3>(3) = torque / inertia_;
+}
+
+void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
+  Eigen::VectorXd z = before.z;
+  // Ledger of the committed state `before` (complete: final velocity and dissipated work).
+  const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
+  const double residual = TotalEnergy(before) + TotalDissipated(before) - e0_;
+  z[kResidualMax] = std::max(z[kResidualMax], std::abs(residual) / scale);
+  z[kIntegrationResidualMax] =
+      std::max(z[kIntegrationResidualMax], std::abs(residual - before.z[kGeneratedWork]) / scale);
+
+  const int nh = law_->history_size();
+  std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
+  // Evaluate at the new positions with the committed history of `before` (never after.z: the update must be
+  // a pure function of (before, after.q)).
+  MechanicalState trial = before;
+  trial.q = after.q;
+  const SphereWallContact c = EvaluateContact(trial, law_next);  // writes the law's new history
+  const Eigen::Vector3d s_now = SurfaceDisplacement(after.q);
+  if (c.active) {
+    if (!(before.z[kDeltaNPrev] > 0.0)) z.segment<3>(kSStart) = s_now - c.kinematics.displacement_increment;
+    z[kFrictionWork] += c.tangential.friction_work;
+    z[kGeneratedWork] += c.tangential.generated_work;
+    z[kFnPrev] = c.normal_force_elastic;
+  } else {
+    if (before.z[kDeltaNPrev] > 0.0) {
+      // Separation: whatever the spring still stores is released (→ 0 as δ_n → 0; counted as friction work).
+      std::span<const double> z_prev(before.z.data() + kLaw, static_cast<size_t>(nh));
+      z[kFrictionWork] += law_->StoredEnergy(z_prev, before.z[kDeltaNPrev]);
+    }
+    for (int i = 0; i < nh; ++i) z[kLaw + i] = 0.0;
+    z[kFnPrev] = 0.0;
+  }
+  z.segment<3>(kSPrev) = s_now;
+  z[kDeltaNPrev] = c.delta_n;
+  after.z = z;
+}
+
+double SphereWallImpact::TranslationalKineticEnergy(const MechanicalState& s) const {
+  return 0.5 * mass_ * s.v.head<3>().squaredNorm();
+}
+double SphereWallImpact::RotationalKineticEnergy(const MechanicalState& s) const {
+  return 0.5 * inertia_ * s.v.segment<3>(3).squaredNorm();
+}
+double SphereWallImpact::KineticEnergy(const MechanicalState& s) const {
+  return TranslationalKineticEnergy(s) + RotationalKineticEnergy(s);
+}
+double SphereWallImpact::NormalElasticEnergy(const MechanicalState& s) const {
+  return hertz_.Potential(p_.radius - s.q[2]);
+}
+double SphereWallImpact::TangentialElasticEnergy(const MechanicalState& s) const {
+  const double delta = p_.radius - s.q[2];
+  if (!(delta > 0.0)) return 0.0;
+  std::span<const double> z(s.z.data() + kLaw, static_cast<size_t>(law_->history_size()));
+  return law_->StoredEnergy(z, delta);
+}
+double SphereWallImpact::PotentialEnergy(const MechanicalState& s) const {
+  return NormalElasticEnergy(s) + TangentialElasticEnergy(s);
+}
+double SphereWallImpact::DissipationPower(const MechanicalState& s) const {
+  const double delta = p_.radius - s.q[2];
+  if (!damping_ || !(delta > 0.0)) return 0.0;
+  return damping_->Coefficient(delta) * s.v[2] * s.v[2];
+}
+double SphereWallImpact::BalanceResidual(const MechanicalState& s) const {
+  const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
+  return (TotalEnergy(s) + TotalDissipated(s) - e0_) / scale;
+}
+
+void SphereWallImpact::ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
+                                       std::span<double> overlap_rate) const {
+  overlap[0] = p_.radius - s.q[2];
+  overlap_rate[0] = -s.v[2];
+}
+
+std::vector<std::string> SphereWallImpact::ObservableNames() const {
+  return {"delta_n_m",          "normal_force_N",       "Ft_x_N",         "Ft_y_N",
+          "delta_t_x_m",        "v_s_x_m_s",            "at_coulomb_cap",
+          "kinetic_trans_J",    "kinetic_rot_J",        "normal_elastic_J", "tangential_elastic_J",
+          "normal_damping_work_J", "friction_work_J",   "generated_work_J", "residual_J"};
+}
+
+void SphereWallImpact::Observe(const MechanicalState& s, std::vector<double>& values) const {
+  std::array<double, kMaxLawHistory> scratch{};
+  const SphereWallContact c = EvaluateContact(s, scratch);
+  const Eigen::Vector3d vs = SlipVelocity(s);
+  // δ_t here is the total tangential displacement of the contact point since first touch (the abscissa of
+  // Seed002 Figs. 2, 3, 6); "at_coulomb_cap" is 1 when |F_t| is at μ F_n (gross slip at this state).
+  const double delta_t_x = c.active ? SurfaceDisplacement(s.q)[0] - s.z[kSStart] : 0.0;
+  const double cap = law_->friction_coefficient() * c.normal_force_elastic;
+  const bool at_cap = c.active && cap > 0.0 && c.tangential.force.norm() >= (1.0 - 1e-9) * cap;
+  values = {std::max(c.delta_n, 0.0),
+            c.normal_force,
+            c.tangential.force[0],
+            c.tangential.force[1],
+            delta_t_x,
+            vs[0],
+            at_cap ? 1.0 : 0.0,
+            TranslationalKineticEnergy(s),
+            RotationalKineticEnergy(s),
+            NormalElasticEnergy(s),
+            TangentialElasticEnergy(s),
+            s.dissipated,
+            FrictionWork(s),
+            GeneratedWork(s),
+            TotalEnergy(s) + TotalDissipated(s) - e0_};
+}
+
+}  // namespace impactlab
