@@ -1,5 +1,7 @@
 #include "integrators/efda.h"
 
+#include "core/errors.h"
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <limits>
@@ -161,11 +163,9 @@ IntegratorTraits Efda::traits() const {
 StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   StepResult result;
   const auto* pcs = dynamic_cast<const PlanarContactSystem*>(&system);
-  if (pcs == nullptr) {
-    result.status = StepStatus::kFailed;
-    result.message = "efda requires a model implementing PlanarContactSystem (planar rigid bodies)";
-    return result;
-  }
+  if (pcs == nullptr)
+    throw InvalidParameter("integrator", "\"efda\" on model \"" + system.name() + "\"",
+                           "models implementing PlanarContactSystem (ellipse_box, ellipses_multi)");
   const int nb = pcs->num_bodies();
   const Eigen::Index n = 3 * nb;
   if (state.q.size() != n || state.v.size() != n || state.z.size() != pcs->num_contact_slots()) {

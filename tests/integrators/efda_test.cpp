@@ -4,6 +4,8 @@
 // slip work (a disk sliding on a floor reaches v = 2/3 v0, the rigid closed form).
 #include <doctest/doctest.h>
 
+#include "core/errors.h"
+
 #include <cmath>
 #include <numbers>
 
@@ -169,7 +171,8 @@ TEST_CASE("EFDA rejects a model without PlanarContactSystem structure") {
   } plain;
   Efda efda;
   MechanicalState s = plain.InitialState();
-  CHECK(efda.Step(plain, s, 1e-3).status == StepStatus::kFailed);
+  CHECK_THROWS_WITH_AS((void)efda.Step(plain, s, 1e-3), doctest::Contains("efda"), InvalidParameter);
+  CHECK(s.q == plain.InitialState().q);  // state untouched
 }
 
 TEST_CASE("EFDA sticking pair in fast rigid rotation: energy and momenta per step (near-rigid Gonzalez case)") {
