@@ -43,6 +43,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
     o.abs_tol = p.GetDouble("cvode_atol", o.abs_tol);
     return std::make_unique<CvodeBdf>(o);
   });
+  RegisterConservingIntegrators(r);
   return r;
 }
 
@@ -132,6 +133,7 @@ Registry<ModelFactory> MakeModelRegistry() {
           mi.summarize = SummarizeFirstContact;
           return mi;
         });
+  RegisterConservingModels(r);
   return r;
 }
 

@@ -35,6 +35,11 @@ struct ModelInstance {
 };
 using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
 
+/// Implicit baselines and conserving schemes (register_conserving.cpp).
+void RegisterConservingIntegrators(Registry<IntegratorFactory>& registry);
+/// two_body, bead_chain, disk_cloud (register_conserving_models.cpp).
+void RegisterConservingModels(Registry<ModelFactory>& registry);
+
 const Registry<IntegratorFactory>& IntegratorRegistry();
 const Registry<NormalLawFactory>& NormalLawRegistry();
 const Registry<DampingLawFactory>& DampingLawRegistry();
