@@ -1,11 +1,13 @@
 // The registered validation studies: one line per study.
 #include "report/study.h"
+#include "studies/conservation_study.h"
 #include "studies/oscillator_comparison_study.h"
 
 namespace impactlab {
 
 std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   std::vector<std::unique_ptr<Study>> studies;
+  studies.push_back(std::make_unique<ConservationStudy>());
   studies.push_back(std::make_unique<OscillatorComparisonStudy>());
   return studies;
 }
