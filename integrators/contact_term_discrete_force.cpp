@@ -94,8 +94,7 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       continue;
     }
     // pair term
-    const Eigen::VectorXd dv0 = q0.segment(t.first_b, t.dim) - q0.segment(t.first_a, t.dim);
-    const Eigen::VectorXd dv1 = q1.segment(t.first_b, t.dim) - q1.segment(t.first_a, t.dim);
+    const Eigen::VectorXd dv0 = PairSeparation(t, q0), dv1 = PairSeparation(t, q1);
     const double r0 = dv0.norm(), r1 = dv1.norm();
     const double d0 = t.radius_sum - r0, d1 = t.radius_sum - r1;
     if (d0 <= 0.0 && d1 <= 0.0) continue;

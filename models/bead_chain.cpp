@@ -25,19 +25,27 @@ const BeadChainParameters& Validated(const BeadChainParameters& p) {
   return p;
 }
 
+
+// Reference positions X_i = 2R i: the touching lattice.
+Eigen::VectorXd Lattice(int n, double radius) {
+  Eigen::VectorXd x(n);
+  for (int i = 0; i < n; ++i) x[i] = 2.0 * radius * i;
+  return x;
+}
+
 }  // namespace
 
 BeadChain::BeadChain(BeadChainParameters parameters, DampedNormalLaw law)
     : ParticleAssembly(1, std::vector<double>(Validated(parameters).num_beads, parameters.mass),
                        std::vector<double>(parameters.num_beads, parameters.radius),
-                       NeighbourPairs(parameters.num_beads), std::move(law)),
+                       Lattice(parameters.num_beads, parameters.radius), NeighbourPairs(parameters.num_beads),
+                       std::move(law)),
       p_(parameters) {}
 
 MechanicalState BeadChain::InitialState() const {
   MechanicalState s;
-  s.q.resize(p_.num_beads);
+  s.q = Eigen::VectorXd::Zero(p_.num_beads);  // displacements from the touching lattice
   s.v = Eigen::VectorXd::Zero(p_.num_beads);
-  for (int i = 0; i < p_.num_beads; ++i) s.q[i] = 2.0 * p_.radius * i;
   s.q[0] = -p_.initial_gap;
   s.v[0] = p_.impact_velocity;
   s.z.resize(0);

@@ -25,6 +25,15 @@ std::vector<std::pair<int, int>> AllPairs(int n) {
   return pairs;
 }
 
+// Reference positions: the square grid of spacing 2R(1 + gap) (the jitter goes into the displacements).
+Eigen::VectorXd Grid(const DiskCloudParameters& p) {
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(p.num_disks))));
+  const double spacing = 2.0 * p.radius * (1.0 + p.spacing_gap);
+  Eigen::VectorXd x(2 * p.num_disks);
+  for (int b = 0; b < p.num_disks; ++b) x.segment<2>(2 * b) = Eigen::Vector2d(spacing * (b % side), spacing * (b / side));
+  return x;
+}
+
 const DiskCloudParameters& Validated(const DiskCloudParameters& p) {
   p.Validate();
   return p;
@@ -34,8 +43,8 @@ const DiskCloudParameters& Validated(const DiskCloudParameters& p) {
 
 DiskCloud::DiskCloud(DiskCloudParameters parameters, DampedNormalLaw law)
     : ParticleAssembly(2, std::vector<double>(Validated(parameters).num_disks, parameters.mass),
-                       std::vector<double>(parameters.num_disks, parameters.radius), AllPairs(parameters.num_disks),
-                       std::move(law)),
+                       std::vector<double>(parameters.num_disks, parameters.radius), Grid(parameters),
+                       AllPairs(parameters.num_disks), std::move(law)),
       p_(parameters) {
   const int n = p_.num_disks;
   const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
@@ -51,7 +60,7 @@ DiskCloud::DiskCloud(DiskCloudParameters parameters, DampedNormalLaw law)
   Eigen::Vector2d centre(0.5 * spacing * (side - 1), 0.5 * spacing * (side - 1));
   for (int b = 0; b < n; ++b) {
     const Eigen::Vector2d x(spacing * (b % side) + jitter * uniform(), spacing * (b / side) + jitter * uniform());
-    initial_.q.segment<2>(2 * b) = x;
+    initial_.q.segment<2>(2 * b) = x - Eigen::Vector2d(spacing * (b % side), spacing * (b / side));
     initial_.v.segment<2>(2 * b) = -p_.contraction_speed * (x - centre) / half_width +
                                     p_.random_speed * Eigen::Vector2d(uniform(), uniform());
   }

@@ -7,7 +7,7 @@
 // Initial state (deterministic for a given seed): disk centres on a square grid of spacing
 // 2R (1 + spacing_gap), jittered by ±¼ of the gap, velocities v = −v_contract (x − x_G)/ℓ + v_random·U(−1,1)²
 // (a contracting cloud, so that many collisions happen), with the mean velocity removed (P ≈ 0). The
-// contact list holds all N(N−1)/2 pairs (N ≤ 400).
+// contact list holds all N(N−1)/2 pairs (N ≤ 400). Coordinates: displacements from the (unjittered) grid.
 #pragma once
 
 #include <cstdint>

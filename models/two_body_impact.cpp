@@ -24,12 +24,12 @@ const TwoBodyImpactParameters& Validated(const TwoBodyImpactParameters& p) {
 
 TwoBodyImpact::TwoBodyImpact(TwoBodyImpactParameters parameters, DampedNormalLaw law)
     : ParticleAssembly(1, {Validated(parameters).mass1, parameters.mass2}, {parameters.radius1, parameters.radius2},
-                       {{0, 1}}, std::move(law)),
+                       Eigen::Vector2d(0.0, parameters.radius1 + parameters.radius2), {{0, 1}}, std::move(law)),
       p_(parameters) {}
 
 MechanicalState TwoBodyImpact::InitialState() const {
   MechanicalState s;
-  s.q = Eigen::Vector2d(-p_.initial_gap, p_.radius1 + p_.radius2);
+  s.q = Eigen::Vector2d(-p_.initial_gap, 0.0);  // displacements from the touching configuration
   s.v = Eigen::Vector2d(p_.velocity1, p_.velocity2);
   s.z.resize(0);
   return s;

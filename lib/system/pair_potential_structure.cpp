@@ -6,12 +6,13 @@
 
 namespace impactlab {
 
-namespace {
-
-// x_b − x_a of a pair term.
 Eigen::VectorXd PairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
-  return q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  Eigen::VectorXd d = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  if (t.pair_offset.size() > 0) d += t.pair_offset;
+  return d;
 }
+
+namespace {
 
 // Calls add(i, j, value) for the dim×dim block pattern [[K, −K], [−K, K]] on (a, b).
 template <class Add>
@@ -134,6 +135,8 @@ void ValidateContactTerms(const PairPotentialStructure& s, Eigen::Index n) {
       }
     } else {
       if (t.dim < 1) throw InvalidParameter(key + ".dim", t.dim, ">= 1");
+      if (t.pair_offset.size() != 0 && t.pair_offset.size() != t.dim)
+        throw InvalidParameter(key + ".pair_offset", static_cast<double>(t.pair_offset.size()), "empty or dim entries");
       if (t.first_a < 0 || t.first_a + t.dim > n || t.first_b < 0 || t.first_b + t.dim > n)
         throw InvalidParameter(key + ".first", static_cast<double>(std::max(t.first_a, t.first_b)),
                                "body coordinates inside [0, n)");

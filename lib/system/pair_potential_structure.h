@@ -6,8 +6,10 @@
 //
 // Two kinds of contact term (δ > 0 in contact, sign convention of system/mechanical_system.h):
 //   wall term:  δ = offset + Σ_j g_j q_j                      (affine in q: flat wall, translation only)
-//   pair term:  δ = R_a + R_b − |x_b − x_a|,  x_a = q[first_a .. first_a + dim), x_b likewise
-//               (sphere–sphere / disk–disk / bead–bead; the invariant is C = |x_b − x_a|²)
+//   pair term:  δ = R_a + R_b − |x_b − x_a|,  x_b − x_a = q[first_b ..+dim) − q[first_a ..+dim) + o_ab
+//               (sphere–sphere / disk–disk / bead–bead; the invariant is C = |x_b − x_a|²). The constant
+//               offset o_ab = X_b − X_a lets models use displacements q = x − X from reference positions X,
+//               so that δ keeps its relative accuracy in long chains (|x| ≫ δ would cost ε|x|/δ).
 // Each term carries its elastic law W and damping law C (Φ = ∫C). Models that implement this interface
 // also implement ConstantMassSystem; the helpers below give them V, ∇V, ∇²V and C(q) consistent with it,
 // so the conserving schemes and the generic implicit schemes see the same mechanics.
@@ -30,8 +32,9 @@ struct ContactTerm {
   // wall term: δ = wall_offset + Σ wall_gradient[j].second · q[wall_gradient[j].first]
   std::vector<std::pair<Eigen::Index, double>> wall_gradient;
   double wall_offset = 0.0;
-  // pair term: δ = radius_sum − |q.segment(first_b, dim) − q.segment(first_a, dim)|
+  // pair term: δ = radius_sum − |q.segment(first_b, dim) − q.segment(first_a, dim) + pair_offset|
   Eigen::Index first_a = 0, first_b = 0;
+  Eigen::VectorXd pair_offset;  ///< o_ab (size dim), or empty for 0
   int dim = 1;
   double radius_sum = 0.0;
   std::shared_ptr<const NormalContactLaw> elastic;
@@ -47,6 +50,8 @@ class PairPotentialStructure {
   virtual Eigen::VectorXd LinearPotentialCoefficients() const { return {}; }
 };
 
+/// x_b − x_a of a pair term at q (offset included).
+Eigen::VectorXd PairSeparation(const ContactTerm& term, const Eigen::VectorXd& q);
 /// δ of one term at q.
 double ContactOverlap(const ContactTerm& term, const Eigen::VectorXd& q);
 
