@@ -32,12 +32,19 @@ struct Quotient {
   bool fallback = false;
 };
 
+// True when δ₀, δ₁ coincide to the guard's relative threshold (decided in the gap δ for both pair forms,
+// so that the invariant form falls back exactly where the gap form does).
+bool GapsCoincide(double d0, double d1) {
+  return !(std::abs(d1 - d0) > kQuotientThreshold * (std::abs(d0) + std::abs(d1)));
+}
+
 template <class F, class DF, class DDF>
-Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b) {
+Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b, bool fallback) {
   Quotient q;
-  q.value = DiscreteDerivative(f, df, a, b, 0.0, kQuotientThreshold);
   const double diff = b - a;
-  q.fallback = !(std::abs(diff) > kQuotientThreshold * (std::abs(a) + std::abs(b)));
+  q.fallback = fallback || diff == 0.0;
+  // The difference quotient of lib/contact/discrete_derivative.h; the guard is decided by the caller.
+  q.value = q.fallback ? df(0.5 * (a + b)) : DiscreteDerivative(f, df, a, b, 0.0, 0.0);
   q.d_db = q.fallback ? 0.5 * ddf(0.5 * (a + b)) : (df(b) - q.value) / diff;
   if (!q.fallback) q.noise = (std::abs(f(a)) + std::abs(f(b))) / std::abs(diff);
   return q;
@@ -75,10 +82,11 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       const double d0 = ContactOverlap(t, q0), d1 = ContactOverlap(t, q1);
       if (d0 <= 0.0 && d1 <= 0.0 && law.Potential(d0) == 0.0 && law.Potential(d1) == 0.0) continue;
       const Quotient w = QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
-                                    [&](double d) { return law.Stiffness(d); }, d0, d1);
+                                    [&](double d) { return law.Stiffness(d); }, d0, d1,
+                                    GapsCoincide(d0, d1));
       const Quotient c = QuotientOf([&](double d) { return damper.DissipationPotential(d); },
                                     [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; },
-                                    d0, d1);
+                                    d0, d1, GapsCoincide(d0, d1));
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
       out.dissipation += c.value * dd * dd / h;
@@ -96,7 +104,10 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
     // pair term
     const Eigen::VectorXd dv0 = PairSeparation(t, q0), dv1 = PairSeparation(t, q1);
     const double r0 = dv0.norm(), r1 = dv1.norm();
-    const double d0 = t.radius_sum - r0, d1 = t.radius_sum - r1;
+    const double d0 = PairGap(t, q0), d1 = PairGap(t, q1);  // accurate gaps (no R − r cancellation)
+    // Δd from the coordinate increments directly (the offset cancels), accurate even when |d| ≫ |Δd|.
+    const Eigen::VectorXd ddv = (q1.segment(t.first_b, t.dim) - q0.segment(t.first_b, t.dim)) -
+                                (q1.segment(t.first_a, t.dim) - q0.segment(t.first_a, t.dim));
     if (d0 <= 0.0 && d1 <= 0.0) continue;
     if (r0 == 0.0 || r1 == 0.0) continue;  // coincident centres: no direction (model must prevent this)
     const Eigen::VectorXd dmid = 0.5 * (dv0 + dv1);
@@ -105,10 +116,11 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
     double noise = 0.0;  // magnitude of the cancelling terms in fb's entries
     if (form == DiscreteGradientForm::kGapQuotient) {
       const Quotient w = QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
-                                    [&](double d) { return law.Stiffness(d); }, d0, d1);
+                                    [&](double d) { return law.Stiffness(d); }, d0, d1,
+                                    GapsCoincide(d0, d1));
       const Quotient c = QuotientOf([&](double d) { return damper.DissipationPotential(d); },
                                     [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; },
-                                    d0, d1);
+                                    d0, d1, GapsCoincide(d0, d1));
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
       out.dissipation += c.value * dd * dd / h;
@@ -123,22 +135,29 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
         block = p - s * k;
       }
     } else {
-      const double c0 = dv0.squaredNorm(), c1 = dv1.squaredNorm(), rs = t.radius_sum;
+      // C₁ − C₀ = 2 d_{n+½}·Δd exactly; C₁ is taken as C₀ + that, so that F̄·Δq = W̃̄'·ΔC holds to round-off.
+      const double c0 = dv0.squaredNorm(), c1 = c0 + 2.0 * dmid.dot(ddv), rs = t.radius_sum;
       // W̃(C) = W(R − √C), W̃' = −W'/(2√C), W̃'' = W''/(4C) + W'/(4C^{3/2}); Φ̃ likewise (C' dropped
       // in the fallback's derivative, which only affects Newton's rate, never the balance).
-      auto wt = [&](double cc) { return law.Potential(rs - std::sqrt(cc)); };
+      // W̃ at the end points uses the accurate gaps; in between (fallback midpoint) the invariant form.
+      auto wt = [&](double cc) { return cc == c0 ? law.Potential(d0) : cc == c1 ? law.Potential(d1)
+                                                                            : law.Potential(rs - std::sqrt(cc)); };
       auto dwt = [&](double cc) { const double r = std::sqrt(cc); return -law.Force(rs - r) / (2.0 * r); };
       auto ddwt = [&](double cc) {
         const double r = std::sqrt(cc);
         return law.Stiffness(rs - r) / (4.0 * cc) + law.Force(rs - r) / (4.0 * cc * r);
       };
-      auto pt = [&](double cc) { return damper.DissipationPotential(rs - std::sqrt(cc)); };
+      auto pt = [&](double cc) {
+        return cc == c0 ? damper.DissipationPotential(d0)
+                        : cc == c1 ? damper.DissipationPotential(d1) : damper.DissipationPotential(rs - std::sqrt(cc));
+      };
       auto dpt = [&](double cc) { const double r = std::sqrt(cc); return -damper.Coefficient(rs - r) / (2.0 * r); };
-      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1);
-      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1);
+      const bool coincide = GapsCoincide(d0, d1);
+      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1, coincide);
+      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide);
       // Φ-form in the invariant: damping force (ΔΦ/ΔC)(Δδ/h) ∇C(q_{n+½}), i.e. c̄ g gᵀ v with
       // g = ∇̄δ = (Δδ/ΔC) ∇C(q_{n+½}); its work is D = (ΔΦ/ΔC) Δδ ΔC / h = ΔΦ Δδ / h ≥ 0.
-      const double dd = d1 - d0, dc = c1 - c0;
+      const double dd = d1 - d0, dc = 2.0 * dmid.dot(ddv);
       const double s = w.value + c.value * dd / h;
       out.dissipation += c.value * dd * dc / h;
       fb = 2.0 * s * dmid;

@@ -3,7 +3,8 @@
 //
 //   F̄ = Σ_k s_k ∇̄δ_k + b,   s_k = W̄'_k + c̄_k Δδ_k / h,   D_n = Σ_k c̄_k Δδ_k² / h ≥ 0
 //
-// with the difference quotients (lib/contact/discrete_derivative.h, midpoint fallback when δ₁ ≈ δ₀)
+// with the difference quotients (lib/contact/discrete_derivative.h; midpoint fallback when
+// |δ₁ − δ₀| ≤ 1e-7 (|δ₀| + |δ₁|), decided in the gap δ for both pair forms)
 //   W̄'(δ₀, δ₁) = (W(δ₁) − W(δ₀))/(δ₁ − δ₀),   c̄ = (Φ(δ₁) − Φ(δ₀))/(δ₁ − δ₀)   (Φ-form damping)
 // and a discrete gradient ∇̄δ with ∇̄δ·Δq = Δδ:
 //   wall term (δ affine):  ∇̄δ = ∇δ = g                                 [Armero–Petőcz 1998; Laursen–Chawla 1997]

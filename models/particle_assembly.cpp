@@ -53,7 +53,7 @@ void ParticleAssembly::ContactOverlaps(const MechanicalState& s, std::span<doubl
     const Eigen::VectorXd d = PairSeparation(t, s.q);
     const Eigen::VectorXd w = s.v.segment(t.first_b, t.dim) - s.v.segment(t.first_a, t.dim);
     const double r = d.norm();
-    overlap[k] = t.radius_sum - r;
+    overlap[k] = PairGap(t, s.q);
     overlap_rate[k] = r > 0.0 ? -d.dot(w) / r : 0.0;
   }
 }

@@ -30,13 +30,21 @@ void AddPairBlock(const ContactTerm& t, const Eigen::MatrixXd& k, Add&& add) {
 
 }  // namespace
 
+double PairGap(const ContactTerm& t, const Eigen::VectorXd& q) {
+  const Eigen::VectorXd u = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  if (t.pair_offset.size() == 0) return t.radius_sum - u.norm();
+  const Eigen::VectorXd d = t.pair_offset + u;
+  const double reference = t.radius_sum * t.radius_sum - t.pair_offset.squaredNorm();
+  return (reference - 2.0 * t.pair_offset.dot(u) - u.squaredNorm()) / (t.radius_sum + d.norm());
+}
+
 double ContactOverlap(const ContactTerm& t, const Eigen::VectorXd& q) {
   if (t.kind == ContactTerm::Kind::kWall) {
     double d = t.wall_offset;
     for (const auto& [j, g] : t.wall_gradient) d += g * q[j];
     return d;
   }
-  return t.radius_sum - PairSeparation(t, q).norm();
+  return PairGap(t, q);
 }
 
 double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd& q) {

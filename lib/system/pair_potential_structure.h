@@ -52,6 +52,10 @@ class PairPotentialStructure {
 
 /// x_b − x_a of a pair term at q (offset included).
 Eigen::VectorXd PairSeparation(const ContactTerm& term, const Eigen::VectorXd& q);
+/// δ = R_a + R_b − |x_b − x_a| of a pair term, evaluated without the cancellation R − |d|:
+///   δ = (R² − |o|² − 2 o·u − |u|²) / (R + |d|),  u = q_b − q_a, d = o + u
+/// (R² − |o|² = 0 exactly for a touching reference), so δ keeps relative accuracy ~ε even when δ ≪ R.
+double PairGap(const ContactTerm& term, const Eigen::VectorXd& q);
 /// δ of one term at q.
 double ContactOverlap(const ContactTerm& term, const Eigen::VectorXd& q);
 
