@@ -1,6 +1,7 @@
 #include "integrators/contact_term_discrete_force.h"
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "contact/discrete_derivative.h"
@@ -38,13 +39,19 @@ bool GapsCoincide(double d0, double d1) {
   return !(std::abs(d1 - d0) > kQuotientThreshold * (std::abs(d0) + std::abs(d1)));
 }
 
+// `difference` is b − a when the caller has it more accurately than the rounded b − a (the invariant
+// form: C₁ − C₀ = 2 d_{n+½}·Δd is exact to ε·ΔC, whereas (C₀ + ΔC) − C₀ is only exact to ε·C₀).
 template <class F, class DF, class DDF>
-Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b, bool fallback) {
+Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b, bool fallback,
+                    std::optional<double> difference = std::nullopt) {
   Quotient q;
-  const double diff = b - a;
+  const double diff = difference ? *difference : b - a;
   q.fallback = fallback || diff == 0.0;
-  // The difference quotient of lib/contact/discrete_derivative.h; the guard is decided by the caller.
-  q.value = q.fallback ? df(0.5 * (a + b)) : DiscreteDerivative(f, df, a, b, 0.0, 0.0);
+  // The difference quotient of lib/contact/discrete_derivative.h (written out when the denominator is
+  // supplied exactly); the guard is decided by the caller with the same rule.
+  q.value = q.fallback     ? df(0.5 * (a + b))
+            : difference ? (f(b) - f(a)) / diff
+                         : DiscreteDerivative(f, df, a, b, 0.0, kQuotientThreshold);  // same guard rule
   q.d_db = q.fallback ? 0.5 * ddf(0.5 * (a + b)) : (df(b) - q.value) / diff;
   if (!q.fallback) q.noise = (std::abs(f(a)) + std::abs(f(b))) / std::abs(diff);
   return q;
@@ -142,7 +149,11 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       // W̃ at the end points uses the accurate gaps; in between (fallback midpoint) the invariant form.
       auto wt = [&](double cc) { return cc == c0 ? law.Potential(d0) : cc == c1 ? law.Potential(d1)
                                                                             : law.Potential(rs - std::sqrt(cc)); };
-      auto dwt = [&](double cc) { const double r = std::sqrt(cc); return -law.Force(rs - r) / (2.0 * r); };
+      auto dwt = [&](double cc) {
+        if (cc == c1) return -law.Force(d1) / (2.0 * r1);  // end point: the accurate gap
+        const double r = std::sqrt(cc);
+        return -law.Force(rs - r) / (2.0 * r);
+      };
       auto ddwt = [&](double cc) {
         const double r = std::sqrt(cc);
         return law.Stiffness(rs - r) / (4.0 * cc) + law.Force(rs - r) / (4.0 * cc * r);
@@ -151,20 +162,25 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
         return cc == c0 ? damper.DissipationPotential(d0)
                         : cc == c1 ? damper.DissipationPotential(d1) : damper.DissipationPotential(rs - std::sqrt(cc));
       };
-      auto dpt = [&](double cc) { const double r = std::sqrt(cc); return -damper.Coefficient(rs - r) / (2.0 * r); };
+      auto dpt = [&](double cc) {
+        if (cc == c1) return -damper.Coefficient(d1) / (2.0 * r1);
+        const double r = std::sqrt(cc);
+        return -damper.Coefficient(rs - r) / (2.0 * r);
+      };
       const bool coincide = GapsCoincide(d0, d1);
-      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1, coincide);
-      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide);
+      const double exact_dc = 2.0 * dmid.dot(ddv);
+      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1, coincide, exact_dc);
+      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide, exact_dc);
       // Φ-form in the invariant: damping force (ΔΦ/ΔC)(Δδ/h) ∇C(q_{n+½}), i.e. c̄ g gᵀ v with
       // g = ∇̄δ = (Δδ/ΔC) ∇C(q_{n+½}); its work is D = (ΔΦ/ΔC) Δδ ΔC / h = ΔΦ Δδ / h ≥ 0.
-      const double dd = d1 - d0, dc = 2.0 * dmid.dot(ddv);
+      const double dd = d1 - d0, dc = exact_dc;
       const double s = w.value + c.value * dd / h;
       out.dissipation += c.value * dd * dc / h;
       fb = 2.0 * s * dmid;
       noise = (w.noise + c.noise * std::abs(dd) / h) * 2.0 * dmid.norm();
       if (jacobian) {
         // ∂δ₁/∂C₁ = −1/(2 r₁)
-        const double dcv = c.fallback ? 0.0 : (dpt(c1) - c.value) / dc;
+        const double dcv = c.fallback ? 0.0 : (dpt(c1) - c.value) / dc;  // ∂c̃̄/∂C₁
         const double ds = w.d_db + (dcv * dd - c.value / (2.0 * r1)) / h;
         block = 4.0 * ds * dmid * dv1.transpose() + s * Eigen::MatrixXd::Identity(t.dim, t.dim);
       }
