@@ -183,7 +183,8 @@ StudyResult ConservationStudy::Run(const StudyContext& ctx) const {
     for (size_t i = 0; i < names.size(); ++i) table << "---|";
     table << '\n';
     std::map<std::string, double> worst_balance;
-    const std::vector<double> damped_dts = ctx.quick ? std::vector<double>{t_c / 1000, t_c / 30, t_c / 3}
+    std::map<std::string, std::map<double, double>> e_error;  // name → dt → |e − 0.5|
+    const std::vector<double> damped_dts = ctx.quick ? std::vector<double>{t_c / 1000, t_c / 100, t_c / 30, t_c / 3}
                                                      : std::vector<double>{t_c / 1000, t_c / 300, t_c / 100, t_c / 30,
                                                                            t_c / 10, t_c / 3};
     for (double dt : damped_dts) {
@@ -193,6 +194,7 @@ StudyResult ConservationStudy::Run(const StudyContext& ctx) const {
         const CaseResult c = RunCase(OscillatorParams(0.5), n, dt, std::max(6.0, 3.0 * dt));
         if (c.ok) worst_balance[n] = std::max(worst_balance[n], c.balance);
         else worst_balance[n] = INFINITY;
+        e_error[n][dt] = c.ok ? std::abs(c.final_state.v[0] - 0.5) : NAN;
         table << ' '
               << (c.ok ? Num(c.balance, 2) + " / " + Num(std::abs(c.final_state.v[0] - 0.5), 2) + " / " +
                              Num(c.min_increment, 2)
@@ -202,6 +204,15 @@ StudyResult ConservationStudy::Run(const StudyContext& ctx) const {
       table << '\n';
     }
     result.tables_markdown.push_back(table.str());
+    // Order of the restitution error with the Φ-form between t_c/1000 and t_c/30 (THEORY.md §7: O(Δt²)).
+    for (const auto& n : {"simo_tarnow", "gonzalez_dg_invariant"}) {
+      const double fine = e_error[n][t_c / 1000], coarse = e_error[n][t_c / 30];
+      const double slope = std::log(coarse / fine) / std::log((t_c / 30) / (t_c / 1000));
+      result.claims.push_back(MakeClaim(std::string("conservation.phi_form.order_e.") + n,
+                                        std::string(n) + ": observed order of |e − 0.5| (Tsuji-damped Hertz, Φ-form, "
+                                                         "dt = t_c/1000 … t_c/30)",
+                                        "THEORY.md §7 (contact onset and expected order)", 2.0, slope, kOrderClaim));
+    }
     for (const auto& n : {"simo_tarnow", "gonzalez_dg_invariant"})
       result.claims.push_back(MakeClaim(std::string("conservation.phi_form.balance.") + n,
                                         std::string(n) + ": max |E + D − E0|/E0, Tsuji-damped Hertz (Φ-form)",

@@ -3,7 +3,7 @@
 //  1. the undamped Hertz impact (contact oscillator, m = k = v0 = 1, onset inside a step), dt from t_c/1000
 //     to 10× the explicit critical step 2/ω_max: max |E − E0|/E0, restitution error |e − 1|, Newton
 //     iterations per step;
-//  2. the Tsuji-damped Hertz impact (e = 0.5) with the Φ-form: max |E + D − E0|/E0 and e error;
+//  2. the Tsuji-damped Hertz impact (e = 0.5) with the Φ-form: max |E + D − E0|/E0, e error and its order;
 //  3. Newton's cradle with 100 Hertz beads and a 2D cloud of 50 Hertz disks (isolated systems): energy
 //     error and linear / angular momentum drift;
 //  4. observed order on the harmonic oscillator (least-squares slope of the global error).
