@@ -38,6 +38,7 @@ ParticleAssembly::ParticleAssembly(int dim, std::vector<double> masses, std::vec
     t.damping = law_.damping;
     terms_.push_back(std::move(t));
   }
+  ValidateContactTerms(*this, static_cast<Eigen::Index>(dim_) * n);
 }
 
 Eigen::VectorXd ParticleAssembly::MassDiagonal() const {
