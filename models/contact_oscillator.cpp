@@ -15,6 +15,12 @@ ContactOscillator::ContactOscillator(ContactOscillatorParameters parameters, Dam
     : p_(parameters), law_(std::move(law)) {
   p_.Validate();
   if (!law_.elastic || !law_.damping) throw InvalidParameter("normal_law", "<null>", "an elastic and a damping law");
+  ContactTerm wall;
+  wall.kind = ContactTerm::Kind::kWall;
+  wall.wall_gradient = {{0, -1.0}};  // δ = −y
+  wall.elastic = law_.elastic;
+  wall.damping = law_.damping;
+  terms_.push_back(wall);
 }
 
 MechanicalState ContactOscillator::InitialState() const {

@@ -7,12 +7,14 @@
 //
 // Contact begins and ends at δ = 0; free flight before and after. Initial state: y₀ = initial_gap ≥ 0,
 // v₀ = −impact_velocity (approaching). Optional constant gravity g ≥ 0 pulls towards the surface.
+// Contact structure (for the conserving schemes): one wall term δ = −y, and the linear potential m g y.
 #pragma once
 
 #include <memory>
 
 #include "contact/damped_normal_law.h"
 #include "system/constant_mass_system.h"
+#include "system/pair_potential_structure.h"
 
 namespace impactlab {
 
@@ -24,7 +26,7 @@ struct ContactOscillatorParameters {
   void Validate() const;
 };
 
-class ContactOscillator final : public ConstantMassSystem {
+class ContactOscillator final : public ConstantMassSystem, public PairPotentialStructure {
  public:
   ContactOscillator(ContactOscillatorParameters parameters, DampedNormalLaw law);
 
@@ -51,12 +53,18 @@ class ContactOscillator final : public ConstantMassSystem {
   }
   void Observe(const MechanicalState& s, std::vector<double>& values) const override;
 
+  const std::vector<ContactTerm>& ContactTerms() const override { return terms_; }
+  Eigen::VectorXd LinearPotentialCoefficients() const override {
+    return Eigen::VectorXd::Constant(1, p_.mass * p_.gravity);
+  }
+
   const ContactOscillatorParameters& parameters() const { return p_; }
   const DampedNormalLaw& law() const { return law_; }
 
  private:
   ContactOscillatorParameters p_;
   DampedNormalLaw law_;
+  std::vector<ContactTerm> terms_;
 };
 
 }  // namespace impactlab

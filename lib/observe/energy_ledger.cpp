@@ -17,11 +17,12 @@ void EnergyLedger::OnStart(const MechanicalSystem& system, const MechanicalState
   if (p0_) {
     p_drift_ = 0.0;
     // Relative to the momentum magnitude, or to the sum of |m v| when the total vanishes.
-    p_scale_ = std::max(p0_->norm(), 1e-300);
+    p_scale_ = std::max({p0_->norm(), system.LinearMomentumScale(state).value_or(0.0), 1e-300});
   }
   if (l0_) {
     l_drift_ = 0.0;
-    l_scale_ = std::max(l0_->norm(), 1e-300);
+    // Relative to |L0|, or to the model's Σ m |x − x_G| |v| when L0 may vanish.
+    l_scale_ = std::max({l0_->norm(), system.AngularMomentumScale(state).value_or(0.0), 1e-300});
   }
 }
 

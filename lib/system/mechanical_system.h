@@ -85,6 +85,16 @@ class MechanicalSystem {
     (void)s;
     return std::nullopt;
   }
+  /// Scales for the relative momentum drift, e.g. Σ m_i |v_i| and Σ m_i |x_i − x_G| |v_i|, for systems whose
+  /// total momentum may vanish. nullopt: the ledger uses |P(0)| and |L(0)|.
+  virtual std::optional<double> LinearMomentumScale(const MechanicalState& s) const {
+    (void)s;
+    return std::nullopt;
+  }
+  virtual std::optional<double> AngularMomentumScale(const MechanicalState& s) const {
+    (void)s;
+    return std::nullopt;
+  }
 
   // --- what observers log --------------------------------------------------------------------------
   /// Names (with units) of extra model-specific columns of the time series, e.g. "delta_m".

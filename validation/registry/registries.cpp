@@ -44,6 +44,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
     return std::make_unique<CvodeBdf>(o);
   });
   RegisterEfdaIntegrator(r);
+  RegisterConservingIntegrators(r);
   return r;
 }
 
@@ -136,6 +137,7 @@ Registry<ModelFactory> MakeModelRegistry() {
   RegisterEllipsoidWallModel(r);
   RegisterPlanarModels(r);
   RegisterSphereWallModel(r);
+  RegisterConservingModels(r);
   return r;
 }
 

@@ -1,6 +1,7 @@
 // The registered validation studies: one line per study.
 #include "report/study.h"
 #include "studies/calibration_study.h"
+#include "studies/conservation_study.h"
 #include "studies/oscillator_comparison_study.h"
 #include "studies/seed000_table7_angles_study.h"
 #include "studies/seed000_table6_convergence_study.h"
@@ -20,6 +21,7 @@ namespace impactlab {
 std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   std::vector<std::unique_ptr<Study>> studies;
   studies.push_back(std::make_unique<CalibrationStudy>());
+  studies.push_back(std::make_unique<ConservationStudy>());
   studies.push_back(std::make_unique<OscillatorComparisonStudy>());
   studies.push_back(std::make_unique<Seed000EnergyPartitionStudy>());
   studies.push_back(std::make_unique<Seed000Table1AlignedStudy>());

@@ -1,0 +1,208 @@
+#include "integrators/contact_term_discrete_force.h"
+
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "contact/discrete_derivative.h"
+#include "core/errors.h"
+
+namespace impactlab {
+
+const PairPotentialStructure& RequirePairPotentialStructure(const MechanicalSystem& system,
+                                                            const std::string& integrator) {
+  const auto* s = dynamic_cast<const PairPotentialStructure*>(&system);
+  if (!s)
+    throw InvalidParameter("integrator", "\"" + integrator + "\"",
+                           "a model exposing its contact terms (PairPotentialStructure); model \"" + system.name() +
+                               "\" does not (use gonzalez_dg or implicit_midpoint)");
+  return *s;
+}
+
+namespace {
+
+// Relative threshold below which the difference quotient falls back to the midpoint derivative
+// (THEORY.md §7 "Cancellation guard").
+constexpr double kQuotientThreshold = 1e-7;
+
+// Difference quotient and its derivative with respect to the end point b.
+struct Quotient {
+  double value = 0.0;  // f̄'(a, b)
+  double d_db = 0.0;   // ∂f̄'/∂b
+  double noise = 0.0;  // magnitude of the terms that cancel in value, (|f(a)| + |f(b)|)/|b − a| (round-off ~ε·noise)
+  bool fallback = false;
+};
+
+// True when δ₀, δ₁ coincide to the guard's relative threshold (decided in the gap δ for both pair forms,
+// so that the invariant form falls back exactly where the gap form does).
+bool GapsCoincide(double d0, double d1) {
+  return !(std::abs(d1 - d0) > kQuotientThreshold * (std::abs(d0) + std::abs(d1)));
+}
+
+// `difference` is b − a when the caller has it more accurately than the rounded b − a (the invariant
+// form: C₁ − C₀ = 2 d_{n+½}·Δd is exact to ε·ΔC, whereas (C₀ + ΔC) − C₀ is only exact to ε·C₀).
+template <class F, class DF, class DDF>
+Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b, bool fallback,
+                    std::optional<double> difference = std::nullopt) {
+  Quotient q;
+  const double diff = difference ? *difference : b - a;
+  q.fallback = fallback || diff == 0.0;
+  // The difference quotient of lib/contact/discrete_derivative.h (written out when the denominator is
+  // supplied exactly); the guard is decided by the caller with the same rule.
+  q.value = q.fallback     ? df(0.5 * (a + b))
+            : difference ? (f(b) - f(a)) / diff
+                         : DiscreteDerivative(f, df, a, b, 0.0, kQuotientThreshold);  // same guard rule
+  q.d_db = q.fallback ? 0.5 * ddf(0.5 * (a + b)) : (df(b) - q.value) / diff;
+  if (!q.fallback) q.noise = (std::abs(f(a)) + std::abs(f(b))) / std::abs(diff);
+  return q;
+}
+
+template <class Add>
+void AddPairBlock(const ContactTerm& t, const Eigen::MatrixXd& k, Add&& add) {
+  for (int r = 0; r < t.dim; ++r)
+    for (int c = 0; c < t.dim; ++c) {
+      const double v = k(r, c);
+      if (v == 0.0) continue;
+      add(t.first_a + r, t.first_a + c, v);
+      add(t.first_b + r, t.first_b + c, v);
+      add(t.first_a + r, t.first_b + c, -v);
+      add(t.first_b + r, t.first_a + c, -v);
+    }
+}
+
+}  // namespace
+
+void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
+                                      const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double h,
+                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian) {
+  const Eigen::Index n = q0.size();
+  out.force.setZero(n);
+  out.dissipation = 0.0;
+  Eigen::VectorXd magnitude = Eigen::VectorXd::Zero(n);  // Σ |terms| per coordinate (round-off scale)
+  std::vector<Eigen::Triplet<double>> trip;
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
+
+  for (const ContactTerm& t : structure.ContactTerms()) {
+    const NormalContactLaw& law = *t.elastic;
+    const DampingLaw& damper = *t.damping;
+    if (t.kind == ContactTerm::Kind::kWall) {
+      const double d0 = ContactOverlap(t, q0), d1 = ContactOverlap(t, q1);
+      if (d0 <= 0.0 && d1 <= 0.0 && law.Potential(d0) == 0.0 && law.Potential(d1) == 0.0) continue;
+      const Quotient w = QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
+                                    [&](double d) { return law.Stiffness(d); }, d0, d1,
+                                    GapsCoincide(d0, d1));
+      const Quotient c = QuotientOf([&](double d) { return damper.DissipationPotential(d); },
+                                    [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; },
+                                    d0, d1, GapsCoincide(d0, d1));
+      const double dd = d1 - d0;
+      const double s = w.value + c.value * dd / h;
+      out.dissipation += c.value * dd * dd / h;
+      // ∂(c̄Δδ)/∂δ₁ = Φ'(δ₁) = C(δ₁) (or C(δ_mid) in the fallback)
+      const double ds = w.d_db + (c.fallback ? c.value : damper.Coefficient(d1)) / h;
+      const double noise = w.noise + c.noise * std::abs(dd) / h;
+      for (const auto& [i, gi] : t.wall_gradient) {
+        out.force[i] += s * gi;
+        magnitude[i] += (std::abs(s) + noise) * std::abs(gi);
+        if (jacobian)
+          for (const auto& [j, gj] : t.wall_gradient) add(i, j, ds * gi * gj);
+      }
+      continue;
+    }
+    // pair term
+    const Eigen::VectorXd dv0 = PairSeparation(t, q0), dv1 = PairSeparation(t, q1);
+    const double r0 = dv0.norm(), r1 = dv1.norm();
+    const double d0 = PairGap(t, q0), d1 = PairGap(t, q1);  // accurate gaps (no R − r cancellation)
+    // Δd from the coordinate increments directly (the offset cancels), accurate even when |d| ≫ |Δd|.
+    const Eigen::VectorXd ddv = (q1.segment(t.first_b, t.dim) - q0.segment(t.first_b, t.dim)) -
+                                (q1.segment(t.first_a, t.dim) - q0.segment(t.first_a, t.dim));
+    if (d0 <= 0.0 && d1 <= 0.0) continue;
+    if (r0 == 0.0 || r1 == 0.0) continue;  // coincident centres: no direction (model must prevent this)
+    const Eigen::VectorXd dmid = 0.5 * (dv0 + dv1);
+    Eigen::VectorXd fb(t.dim);  // force on b (= −force on a) contribution to F̄ at b's coordinates
+    Eigen::MatrixXd block;
+    double noise = 0.0;  // magnitude of the cancelling terms in fb's entries
+    if (form == DiscreteGradientForm::kGapQuotient) {
+      const Quotient w = QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
+                                    [&](double d) { return law.Stiffness(d); }, d0, d1,
+                                    GapsCoincide(d0, d1));
+      const Quotient c = QuotientOf([&](double d) { return damper.DissipationPotential(d); },
+                                    [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; },
+                                    d0, d1, GapsCoincide(d0, d1));
+      const double dd = d1 - d0;
+      const double s = w.value + c.value * dd / h;
+      out.dissipation += c.value * dd * dd / h;
+      const double rbar = 0.5 * (r0 + r1);
+      fb = -s * dmid / rbar;  // F̄_b = s ∇̄_b δ
+      noise = (w.noise + c.noise * std::abs(dd) / h) * dmid.norm() / rbar;
+      if (jacobian) {
+        const double ds = w.d_db + (c.fallback ? c.value : damper.Coefficient(d1)) / h;
+        const Eigen::MatrixXd p = ds * dmid * dv1.transpose() / (rbar * r1);
+        const Eigen::MatrixXd k = 0.5 * Eigen::MatrixXd::Identity(t.dim, t.dim) / rbar -
+                                  0.5 * dmid * dv1.transpose() / (r1 * rbar * rbar);
+        block = p - s * k;
+      }
+    } else {
+      // C₁ − C₀ = 2 d_{n+½}·Δd exactly; C₁ is taken as C₀ + that, so that F̄·Δq = W̃̄'·ΔC holds to round-off.
+      const double c0 = dv0.squaredNorm(), c1 = c0 + 2.0 * dmid.dot(ddv), rs = t.radius_sum;
+      // W̃(C) = W(R − √C), W̃' = −W'/(2√C), W̃'' = W''/(4C) + W'/(4C^{3/2}); Φ̃ likewise (C' dropped
+      // in the fallback's derivative, which only affects Newton's rate, never the balance).
+      // W̃ at the end points uses the accurate gaps; in between (fallback midpoint) the invariant form.
+      auto wt = [&](double cc) { return cc == c0 ? law.Potential(d0) : cc == c1 ? law.Potential(d1)
+                                                                            : law.Potential(rs - std::sqrt(cc)); };
+      auto dwt = [&](double cc) {
+        if (cc == c1) return -law.Force(d1) / (2.0 * r1);  // end point: the accurate gap
+        const double r = std::sqrt(cc);
+        return -law.Force(rs - r) / (2.0 * r);
+      };
+      auto ddwt = [&](double cc) {
+        const double r = std::sqrt(cc);
+        return law.Stiffness(rs - r) / (4.0 * cc) + law.Force(rs - r) / (4.0 * cc * r);
+      };
+      auto pt = [&](double cc) {
+        return cc == c0 ? damper.DissipationPotential(d0)
+                        : cc == c1 ? damper.DissipationPotential(d1) : damper.DissipationPotential(rs - std::sqrt(cc));
+      };
+      auto dpt = [&](double cc) {
+        if (cc == c1) return -damper.Coefficient(d1) / (2.0 * r1);
+        const double r = std::sqrt(cc);
+        return -damper.Coefficient(rs - r) / (2.0 * r);
+      };
+      const bool coincide = GapsCoincide(d0, d1);
+      const double exact_dc = 2.0 * dmid.dot(ddv);
+      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1, coincide, exact_dc);
+      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide, exact_dc);
+      // Φ-form in the invariant: damping force (ΔΦ/ΔC)(Δδ/h) ∇C(q_{n+½}), i.e. c̄ g gᵀ v with
+      // g = ∇̄δ = (Δδ/ΔC) ∇C(q_{n+½}); its work is D = (ΔΦ/ΔC) Δδ ΔC / h = ΔΦ Δδ / h ≥ 0.
+      const double dd = d1 - d0, dc = exact_dc;
+      const double s = w.value + c.value * dd / h;
+      out.dissipation += c.value * dd * dc / h;
+      fb = 2.0 * s * dmid;
+      noise = (w.noise + c.noise * std::abs(dd) / h) * 2.0 * dmid.norm();
+      if (jacobian) {
+        // ∂δ₁/∂C₁ = −1/(2 r₁)
+        const double dcv = c.fallback ? 0.0 : (dpt(c1) - c.value) / dc;  // ∂c̃̄/∂C₁
+        const double ds = w.d_db + (dcv * dd - c.value / (2.0 * r1)) / h;
+        block = 4.0 * ds * dmid * dv1.transpose() + s * Eigen::MatrixXd::Identity(t.dim, t.dim);
+      }
+    }
+    out.force.segment(t.first_b, t.dim) += fb;
+    out.force.segment(t.first_a, t.dim) -= fb;
+    magnitude.segment(t.first_b, t.dim).array() += fb.cwiseAbs().array() + noise;
+    magnitude.segment(t.first_a, t.dim).array() += fb.cwiseAbs().array() + noise;
+    if (jacobian) AddPairBlock(t, block, add);
+  }
+  const Eigen::VectorXd b = structure.LinearPotentialCoefficients();
+  if (b.size() > 0) {
+    out.force += b;
+    magnitude += b.cwiseAbs();
+  }
+  out.scale = magnitude.lpNorm<Eigen::Infinity>();
+  if (jacobian) {
+    jacobian->matrix.resize(n, n);
+    jacobian->matrix.setFromTriplets(trip.begin(), trip.end());
+    jacobian->u.resize(0);
+    jacobian->w.resize(0);
+  }
+}
+
+}  // namespace impactlab

@@ -1,0 +1,36 @@
+// Discrete contact force of the energy-consistent midpoint schemes, term by term over a model's
+// PairPotentialStructure (lib/system/pair_potential_structure.h) [THEORY.md §7]:
+//
+//   F̄ = Σ_k s_k ∇̄δ_k + b,   s_k = W̄'_k + c̄_k Δδ_k / h,   D_n = Σ_k c̄_k Δδ_k² / h ≥ 0
+//
+// with the difference quotients (lib/contact/discrete_derivative.h; midpoint fallback when
+// |δ₁ − δ₀| ≤ 1e-7 (|δ₀| + |δ₁|), decided in the gap δ for both pair forms)
+//   W̄'(δ₀, δ₁) = (W(δ₁) − W(δ₀))/(δ₁ − δ₀),   c̄ = (Φ(δ₁) − Φ(δ₀))/(δ₁ − δ₀)   (Φ-form damping)
+// and a discrete gradient ∇̄δ with ∇̄δ·Δq = Δδ:
+//   wall term (δ affine):  ∇̄δ = ∇δ = g                                 [Armero–Petőcz 1998; Laursen–Chawla 1997]
+//   pair term, form kGapQuotient (Simo–Tarnow / Greenspan–LaBudde, THEORY.md §7 "Sphere–sphere"):
+//       ∇̄_b δ = −(x_b − x_a)_{n+½} / r̄,  ∇̄_a δ = −∇̄_b δ,  r̄ = (r_n + r_{n+1})/2
+//   pair term, form kInvariantQuotient (Gonzalez 1996 in the invariant C = |x_b − x_a|²):
+//       F̄_b = [W̃̄'(C₀, C₁) + c̃̄ ΔC/h] · 2 (x_b − x_a)_{n+½},  W̃(C) = W(R − √C), Φ̃ likewise
+// Both pair forms are central (along (x_b − x_a)_{n+½}) and equal and opposite, so linear and angular
+// momentum are conserved exactly; energy: ΔK = −Σ s_k Δδ_k = −ΔW − D_n. (Algebraically the two pair
+// forms coincide, since ΔC = 2 r̄ Δr; they differ only in where the degenerate-step fallback is taken,
+// δ-space or C-space.) The Jacobian ∂F̄/∂q_{n+1} is exact (derived in docs/conserving-schemes.md).
+#pragma once
+
+#include "integrators/midpoint_family_integrator.h"
+#include "system/pair_potential_structure.h"
+
+namespace impactlab {
+
+enum class DiscreteGradientForm { kGapQuotient, kInvariantQuotient };
+
+void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
+                                      const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double h,
+                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian);
+
+/// The structure behind `system`, or InvalidParameter naming the integrator.
+const PairPotentialStructure& RequirePairPotentialStructure(const MechanicalSystem& system,
+                                                            const std::string& integrator);
+
+}  // namespace impactlab

@@ -1,0 +1,46 @@
+// GeneralizedAlpha: the Newmark / HHT-α / generalized-α implicit baselines as ONE scheme fed with a
+// GeneralizedAlphaParameters set [Chung & Hulbert 1993; Hilber, Hughes & Taylor 1977; Newmark 1959;
+// THEORY.md §9]:
+//
+//   d_{n+1} = d_n + h v_n + h² [(½ − β) a_n + β a_{n+1}]
+//   v_{n+1} = v_n + h [(1 − γ) a_n + γ a_{n+1}]
+//   M [(1 − α_m) a_{n+1} + α_m a_n] + (1 − α_f) f(d_{n+1}, v_{n+1}) + α_f f(d_n, v_n)
+//                                   = (1 − α_f) f_ext(t_{n+1}) + α_f f_ext(t_n)
+//   f(d, v) = ∇V(d) + C(d) v
+//
+// The internal force is weighted (force-averaged form, as in Hilber–Hughes–Taylor's original); for
+// α_m = α_f = 0 this is Newmark exactly. Unknown d_{n+1}; Newton (newton_solver.h) with
+// J = (1 − α_m) M/(βh²) + (1 − α_f)[∇²V(d_{n+1}) + γ/(βh) C(d_{n+1})] (∂C/∂q · v omitted).
+// Energy is NOT conserved for non-quadratic V: the trapezoidal rule's step error is the quadrature error
+// ΔV − ½Δd·(∇V_n + ∇V_{n+1}) [THEORY.md §9]. The dissipated work is recorded by the trapezoidal rule
+// h/2 (P_n + P_{n+1}), P = vᵀ C v. The acceleration a_n is carried between steps (recomputed from the
+// equations of motion when the state was changed from outside).
+#pragma once
+
+#include <string>
+
+#include "integrators/generalized_alpha_parameters.h"
+#include "integrators/midpoint_family_integrator.h"
+
+namespace impactlab {
+
+class GeneralizedAlpha final : public Integrator {
+ public:
+  /// `name` is the registry name ("newmark", "trapezoidal", "hht_alpha", "generalized_alpha").
+  GeneralizedAlpha(std::string name, GeneralizedAlphaParameters parameters, ImplicitSchemeOptions options = {});
+  std::string name() const override { return name_; }
+  IntegratorTraits traits() const override;
+  void Reset() override { cache_valid_ = false; }
+  const GeneralizedAlphaParameters& parameters() const { return p_; }
+
+ private:
+  StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  std::string name_;
+  GeneralizedAlphaParameters p_;
+  ImplicitSchemeOptions options_;
+  bool cache_valid_ = false;
+  MechanicalState cached_state_;
+  Eigen::VectorXd cached_acceleration_;
+};
+
+}  // namespace impactlab

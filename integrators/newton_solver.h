@@ -1,0 +1,70 @@
+// NewtonSolver: the one damped Newton iteration every implicit scheme of impactlab shares.
+//
+//   solve R(x) = 0:   J(x_k) d_k = −R(x_k),   x_{k+1} = x_k + α_k d_k
+//
+// with J = A + u wᵀ (sparse A, factored by Eigen::SparseLU; an optional rank-one part u wᵀ, e.g. the
+// Gonzalez discrete-gradient correction, is handled by Sherman–Morrison so the factorization stays sparse),
+// and α_k from backtracking on ‖R‖₂ (α = 1, ½, ¼, …; Armijo-type sufficient decrease 1e-4) [Dennis &
+// Schnabel 1996, §6.3]. The line search guards against Newton cycling at the W'' kink at δ = 0
+// [THEORY.md §7, "Newton solve"].
+//
+// Convergence (near machine precision, because energy exactness is only as good as the solve,
+// ΔH + D − Δq·f_ext = Δq·R [THEORY.md §7]):
+//   ‖R‖∞ ≤ residual_tolerance · scale            (scale: the magnitude of the terms R is made of), or
+//   ‖α d‖∞ ≤ step_tolerance · step_scale and ‖R‖∞ ≤ stagnation_tolerance · scale  (round-off floor).
+// Anything else after max_iterations is reported as not converged: the caller turns it into
+// StepStatus::kRetrySmallerStep and never accepts it silently.
+//
+// Alternative back end: SUNDIALS KINSOL (Newton with line search, dense direct linear solver), selected
+// by NonlinearSolverKind::kKinsol (scenario key nonlinear_solver = "kinsol"); it uses the same residual and
+// Jacobian callbacks and the same final acceptance test.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <string>
+
+namespace impactlab {
+
+enum class NonlinearSolverKind { kNewtonSparseLu, kKinsol };
+
+struct NewtonOptions {
+  int max_iterations = 40;
+  double residual_tolerance = 2.5e-16;  ///< relative to the residual scale (~ε: the round-off floor)
+  double step_tolerance = 1e-15;        ///< relative to the step scale
+  double stagnation_tolerance = 1e-12;  ///< residual accepted at a round-off-level step
+  int max_backtracks = 10;
+  NonlinearSolverKind kind = NonlinearSolverKind::kNewtonSparseLu;
+  /// Throws InvalidParameter naming the field, value and range.
+  void Validate() const;
+};
+
+/// J = matrix + u wᵀ (u, w empty when there is no rank-one part).
+struct NewtonJacobian {
+  Eigen::SparseMatrix<double> matrix;
+  Eigen::VectorXd u, w;
+};
+
+/// The nonlinear system: residual, its scale, and (on request) its Jacobian.
+class NewtonSystem {
+ public:
+  virtual ~NewtonSystem() = default;
+  /// Writes R(x) into `residual`; fills `jacobian` when non-null. Returns the residual scale (> 0), the
+  /// magnitude of the terms that cancel in R (its round-off floor is ~ε·scale).
+  virtual double Evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& residual, NewtonJacobian* jacobian) = 0;
+};
+
+struct NewtonReport {
+  bool converged = false;
+  int iterations = 0;          ///< Newton updates performed
+  int jacobian_evaluations = 0;
+  double residual_norm = 0.0;  ///< ‖R‖∞ at the returned x
+  double residual_scale = 1.0;
+  std::string message;
+};
+
+/// Solves in place (x holds the initial guess). `step_scale` > 0 is the size of x's variation (e.g.
+/// ‖q_n‖∞ + h‖v_n‖∞). x is the last iterate whether or not it converged.
+NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale, const NewtonOptions& options);
+
+}  // namespace impactlab

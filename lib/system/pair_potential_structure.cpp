@@ -1,0 +1,155 @@
+#include "system/pair_potential_structure.h"
+
+#include <cmath>
+
+#include "core/errors.h"
+
+namespace impactlab {
+
+Eigen::VectorXd PairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
+  Eigen::VectorXd d = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  if (t.pair_offset.size() > 0) d += t.pair_offset;
+  return d;
+}
+
+namespace {
+
+// Calls add(i, j, value) for the dim×dim block pattern [[K, −K], [−K, K]] on (a, b).
+template <class Add>
+void AddPairBlock(const ContactTerm& t, const Eigen::MatrixXd& k, Add&& add) {
+  for (int r = 0; r < t.dim; ++r)
+    for (int c = 0; c < t.dim; ++c) {
+      const double v = k(r, c);
+      if (v == 0.0) continue;
+      add(t.first_a + r, t.first_a + c, v);
+      add(t.first_b + r, t.first_b + c, v);
+      add(t.first_a + r, t.first_b + c, -v);
+      add(t.first_b + r, t.first_a + c, -v);
+    }
+}
+
+}  // namespace
+
+double PairGap(const ContactTerm& t, const Eigen::VectorXd& q) {
+  const Eigen::VectorXd u = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  if (t.pair_offset.size() == 0) return t.radius_sum - u.norm();
+  const Eigen::VectorXd d = t.pair_offset + u;
+  const double reference = t.radius_sum * t.radius_sum - t.pair_offset.squaredNorm();
+  return (reference - 2.0 * t.pair_offset.dot(u) - u.squaredNorm()) / (t.radius_sum + d.norm());
+}
+
+double ContactOverlap(const ContactTerm& t, const Eigen::VectorXd& q) {
+  if (t.kind == ContactTerm::Kind::kWall) {
+    double d = t.wall_offset;
+    for (const auto& [j, g] : t.wall_gradient) d += g * q[j];
+    return d;
+  }
+  return PairGap(t, q);
+}
+
+double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd& q) {
+  double v = 0.0;
+  for (const auto& t : s.ContactTerms()) {
+    const double delta = ContactOverlap(t, q);
+    if (delta > 0.0) v += t.elastic->Potential(delta);
+  }
+  const Eigen::VectorXd b = s.LinearPotentialCoefficients();
+  if (b.size() > 0) v += b.dot(q);
+  return v;
+}
+
+void StructurePotentialGradient(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                Eigen::Ref<Eigen::VectorXd> gradient) {
+  gradient.setZero();
+  for (const auto& t : s.ContactTerms()) {
+    const double delta = ContactOverlap(t, q);
+    if (delta <= 0.0) continue;
+    const double f = t.elastic->Force(delta);  // W'(δ)
+    if (t.kind == ContactTerm::Kind::kWall) {
+      for (const auto& [j, g] : t.wall_gradient) gradient[j] += f * g;
+    } else {
+      const Eigen::VectorXd d = PairSeparation(t, q);
+      const double r = d.norm();
+      if (r == 0.0) continue;  // coincident centres: direction undefined, no force
+      // ∇_b δ = −d/r, ∇_a δ = +d/r
+      gradient.segment(t.first_b, t.dim) -= f * d / r;
+      gradient.segment(t.first_a, t.dim) += f * d / r;
+    }
+  }
+  const Eigen::VectorXd b = s.LinearPotentialCoefficients();
+  if (b.size() > 0) gradient += b;
+}
+
+Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q) {
+  std::vector<Eigen::Triplet<double>> trip;
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
+  for (const auto& t : s.ContactTerms()) {
+    const double delta = ContactOverlap(t, q);
+    if (delta <= 0.0) continue;
+    const double f = t.elastic->Force(delta), k = t.elastic->Stiffness(delta);
+    if (t.kind == ContactTerm::Kind::kWall) {
+      for (const auto& [i, gi] : t.wall_gradient)
+        for (const auto& [j, gj] : t.wall_gradient) add(i, j, k * gi * gj);
+    } else {
+      const Eigen::VectorXd d = PairSeparation(t, q);
+      const double r = d.norm();
+      if (r == 0.0) continue;
+      const Eigen::VectorXd n = d / r;
+      // block on (b, b): W'' n nᵀ − W' (I − n nᵀ)/r   (∇²_bb δ = −(I − n nᵀ)/r)
+      const Eigen::MatrixXd nn = n * n.transpose();
+      const Eigen::MatrixXd kbb = k * nn - f * (Eigen::MatrixXd::Identity(t.dim, t.dim) - nn) / r;
+      AddPairBlock(t, kbb, add);
+    }
+  }
+  Eigen::SparseMatrix<double> h(q.size(), q.size());
+  h.setFromTriplets(trip.begin(), trip.end());
+  return h;
+}
+
+Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q) {
+  std::vector<Eigen::Triplet<double>> trip;
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
+  for (const auto& t : s.ContactTerms()) {
+    const double delta = ContactOverlap(t, q);
+    if (delta <= 0.0) continue;
+    const double c = t.damping->Coefficient(delta);
+    if (c == 0.0) continue;
+    if (t.kind == ContactTerm::Kind::kWall) {
+      for (const auto& [i, gi] : t.wall_gradient)
+        for (const auto& [j, gj] : t.wall_gradient) add(i, j, c * gi * gj);
+    } else {
+      const Eigen::VectorXd d = PairSeparation(t, q);
+      const double r = d.norm();
+      if (r == 0.0) continue;
+      const Eigen::VectorXd n = d / r;
+      AddPairBlock(t, Eigen::MatrixXd(c * n * n.transpose()), add);
+    }
+  }
+  Eigen::SparseMatrix<double> c(q.size(), q.size());
+  c.setFromTriplets(trip.begin(), trip.end());
+  return c;
+}
+
+void ValidateContactTerms(const PairPotentialStructure& s, Eigen::Index n) {
+  const auto& terms = s.ContactTerms();
+  for (size_t k = 0; k < terms.size(); ++k) {
+    const auto& t = terms[k];
+    const std::string key = "contact_terms[" + std::to_string(k) + "]";
+    if (!t.elastic || !t.damping) throw InvalidParameter(key + ".law", "<null>", "an elastic and a damping law");
+    if (t.kind == ContactTerm::Kind::kWall) {
+      for (const auto& [j, g] : t.wall_gradient) {
+        (void)g;
+        if (j < 0 || j >= n) throw InvalidParameter(key + ".index", static_cast<double>(j), "[0, n)");
+      }
+    } else {
+      if (t.dim < 1) throw InvalidParameter(key + ".dim", t.dim, ">= 1");
+      if (t.pair_offset.size() != 0 && t.pair_offset.size() != t.dim)
+        throw InvalidParameter(key + ".pair_offset", static_cast<double>(t.pair_offset.size()), "empty or dim entries");
+      if (t.first_a < 0 || t.first_a + t.dim > n || t.first_b < 0 || t.first_b + t.dim > n)
+        throw InvalidParameter(key + ".first", static_cast<double>(std::max(t.first_a, t.first_b)),
+                               "body coordinates inside [0, n)");
+    }
+  }
+}
+
+}  // namespace impactlab

@@ -1,0 +1,74 @@
+// PairPotentialStructure: the optional description of a model's potential as a sum of contact terms, which
+// energy–momentum conserving schemes need (they difference W and Φ in the gap δ, not in q) [THEORY.md §7].
+//
+//   V(q) = Σ_k W_k(δ_k(q)) + bᵀq            (b: constant generalized force potential, e.g. gravity m g)
+//   f_nc = −Σ_k C_k(δ_k) ∇δ_k (∇δ_k · v)     (normal dashpots acting along the gap gradient)
+//
+// Two kinds of contact term (δ > 0 in contact, sign convention of system/mechanical_system.h):
+//   wall term:  δ = offset + Σ_j g_j q_j                      (affine in q: flat wall, translation only)
+//   pair term:  δ = R_a + R_b − |x_b − x_a|,  x_b − x_a = q[first_b ..+dim) − q[first_a ..+dim) + o_ab
+//               (sphere–sphere / disk–disk / bead–bead; the invariant is C = |x_b − x_a|²). The constant
+//               offset o_ab = X_b − X_a lets models use displacements q = x − X from reference positions X,
+//               so that δ keeps its relative accuracy in long chains (|x| ≫ δ would cost ε|x|/δ).
+// Each term carries its elastic law W and damping law C (Φ = ∫C). Models that implement this interface
+// also implement ConstantMassSystem; the helpers below give them V, ∇V, ∇²V and C(q) consistent with it,
+// so the conserving schemes and the generic implicit schemes see the same mechanics.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "contact/damping/damping_law.h"
+#include "contact/normal_contact_law.h"
+
+namespace impactlab {
+
+struct ContactTerm {
+  enum class Kind { kWall, kPair };
+  Kind kind = Kind::kWall;
+  // wall term: δ = wall_offset + Σ wall_gradient[j].second · q[wall_gradient[j].first]
+  std::vector<std::pair<Eigen::Index, double>> wall_gradient;
+  double wall_offset = 0.0;
+  // pair term: δ = radius_sum − |q.segment(first_b, dim) − q.segment(first_a, dim) + pair_offset|
+  Eigen::Index first_a = 0, first_b = 0;
+  Eigen::VectorXd pair_offset;  ///< o_ab (size dim), or empty for 0
+  int dim = 1;
+  double radius_sum = 0.0;
+  std::shared_ptr<const NormalContactLaw> elastic;
+  std::shared_ptr<const DampingLaw> damping;  ///< never null (NoDamping for undamped terms)
+};
+
+class PairPotentialStructure {
+ public:
+  virtual ~PairPotentialStructure() = default;
+  /// All contact terms (a fixed list for the whole run; terms with δ ≤ 0 contribute nothing).
+  virtual const std::vector<ContactTerm>& ContactTerms() const = 0;
+  /// b in V_lin = bᵀq [N]; an empty vector means b = 0.
+  virtual Eigen::VectorXd LinearPotentialCoefficients() const { return {}; }
+};
+
+/// x_b − x_a of a pair term at q (offset included).
+Eigen::VectorXd PairSeparation(const ContactTerm& term, const Eigen::VectorXd& q);
+/// δ = R_a + R_b − |x_b − x_a| of a pair term, evaluated without the cancellation R − |d|:
+///   δ = (R² − |o|² − 2 o·u − |u|²) / (R + |d|),  u = q_b − q_a, d = o + u
+/// (R² − |o|² = 0 exactly for a touching reference), so δ keeps relative accuracy ~ε even when δ ≪ R.
+double PairGap(const ContactTerm& term, const Eigen::VectorXd& q);
+/// δ of one term at q.
+double ContactOverlap(const ContactTerm& term, const Eigen::VectorXd& q);
+
+/// V(q) = Σ W_k(δ_k) + bᵀq.
+double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd& q);
+/// ∇V(q) (written into `gradient`, which must have q's size).
+void StructurePotentialGradient(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                Eigen::Ref<Eigen::VectorXd> gradient);
+/// ∇²V(q), sparse: W'' ∇δ∇δᵀ + W' ∇²δ per term.
+Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q);
+/// C(q) = Σ C_k(δ_k) ∇δ_k ∇δ_kᵀ ⪰ 0, sparse.
+Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q);
+/// Throws InvalidParameter when a term is malformed (null law, index out of range, dim < 1).
+void ValidateContactTerms(const PairPotentialStructure& s, Eigen::Index num_coordinates);
+
+}  // namespace impactlab

@@ -1,0 +1,74 @@
+// ParticleAssembly: frictionless spheres / disks / beads (translation only, constant diagonal mass) that
+// interact through pair contact terms, the common mechanics of bead_chain, two_body_impact and
+// disk_cloud. Each body b has position x_b = X_b + u_b [m]: a fixed reference position X_b and the
+// displacement u_b = q[dim·b .. dim·b + dim) (the generalized coordinate), velocity v_b = u̇_b [m/s].
+// Displacement coordinates keep δ = R_a + R_b − |X_b − X_a + u_b − u_a| accurate to ~ε·R instead of
+// ~ε·|x| (a 10⁴-bead chain would otherwise lose 4 digits of δ, and of the energy, to round-off).
+//
+//   δ_ab = R_a + R_b − |x_b − x_a|   (> 0 in contact),  δ̇_ab = −(x_b − x_a)·(v_b − v_a)/|x_b − x_a|
+//   V = Σ_ab W(δ_ab),   f_nc = −Σ_ab C(δ_ab) n n ᵀ (v_b − v_a) on b (and the opposite on a)
+//   P = Σ m_b v_b            (linear momentum; scale Σ m_b |v_b| because P may vanish)
+//   L = Σ m_b (x_b − x_G) × v_b  about the centre of mass x_G (dim = 2, 3; scale Σ m_b |x_b − x_G| |v_b|)
+// The contact list (pairs that may touch) is fixed at construction. Isolated system: no walls, no gravity.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "contact/damped_normal_law.h"
+#include "system/constant_mass_system.h"
+#include "system/pair_potential_structure.h"
+
+namespace impactlab {
+
+class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructure {
+ public:
+  int dimension() const { return dim_; }
+  int num_bodies() const { return static_cast<int>(mass_.size()); }
+
+  Eigen::VectorXd MassDiagonal() const override;
+  double Potential(const Eigen::VectorXd& q) const override { return StructurePotential(*this, q); }
+  void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const override {
+    StructurePotentialGradient(*this, q, g);
+  }
+  Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const override {
+    return StructurePotentialHessian(*this, q);
+  }
+  Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const override {
+    return StructureDampingMatrix(*this, q);
+  }
+  bool velocity_dependent_forces() const override { return law_.damping->name() != "none"; }
+
+  int num_contacts() const override { return static_cast<int>(terms_.size()); }
+  void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
+                       std::span<double> overlap_rate) const override;
+
+  std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const override;
+  std::optional<Eigen::Vector3d> AngularMomentum(const MechanicalState& s) const override;
+  std::optional<double> LinearMomentumScale(const MechanicalState& s) const override;
+  std::optional<double> AngularMomentumScale(const MechanicalState& s) const override;
+
+  const std::vector<ContactTerm>& ContactTerms() const override { return terms_; }
+  const DampedNormalLaw& law() const { return law_; }
+
+ protected:
+  /// dim ∈ {1, 2, 3}; masses [kg] and radii [m] > 0 per body; reference positions X (dim·n entries [m]);
+  /// `pairs` (a, b) with a ≠ b.
+  ParticleAssembly(int dim, std::vector<double> masses, std::vector<double> radii, Eigen::VectorXd reference,
+                   const std::vector<std::pair<int, int>>& pairs, DampedNormalLaw law);
+  /// Coordinates q = x − X for absolute positions x.
+  Eigen::VectorXd DisplacementsOf(const Eigen::VectorXd& positions) const { return positions - reference_; }
+  const std::vector<double>& masses() const { return mass_; }
+  const std::vector<double>& radii() const { return radius_; }
+
+ private:
+  Eigen::Vector3d Position(const Eigen::VectorXd& q, int b) const;  ///< x_b = X_b + u_b, padded to 3D
+  Eigen::Vector3d Velocity(const Eigen::VectorXd& v, int b) const;
+  int dim_;
+  std::vector<double> mass_, radius_;
+  Eigen::VectorXd reference_;
+  DampedNormalLaw law_;
+  std::vector<ContactTerm> terms_;
+};
+
+}  // namespace impactlab

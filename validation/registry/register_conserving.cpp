@@ -1,0 +1,70 @@
+// Registration of the implicit baselines and the energy–momentum conserving schemes (issue 4):
+//   implicit_midpoint, simo_tarnow, gonzalez_dg, gonzalez_dg_invariant,
+//   newmark (keys newmark_beta, newmark_gamma), trapezoidal, hht_alpha (key hht_alpha),
+//   generalized_alpha (key rho_inf)
+// Shared keys: nonlinear_solver = "newton" (Eigen sparse LU, default) | "kinsol" (SUNDIALS KINSOL),
+// newton_max_iterations.
+#include <cmath>
+
+#include "core/checks.h"
+#include "integrators/generalized_alpha.h"
+#include "integrators/gonzalez_discrete_gradient.h"
+#include "integrators/implicit_midpoint.h"
+#include "integrators/invariant_discrete_gradient.h"
+#include "integrators/simo_tarnow.h"
+#include "registry/registries.h"
+
+namespace impactlab {
+
+namespace {
+
+ImplicitSchemeOptions ImplicitOptions(const ParameterSet& p) {
+  ImplicitSchemeOptions o;
+  const std::string solver = p.GetString("nonlinear_solver", "newton");
+  if (solver == "newton") o.newton.kind = NonlinearSolverKind::kNewtonSparseLu;
+  else if (solver == "kinsol") o.newton.kind = NonlinearSolverKind::kKinsol;
+  else throw InvalidParameter("nonlinear_solver", "\"" + solver + "\"", "one of: kinsol, newton");
+  const double iters = p.GetDouble("newton_max_iterations", o.newton.max_iterations);
+  if (!(iters >= 1 && iters <= 1000 && std::floor(iters) == iters))
+    throw InvalidParameter("newton_max_iterations", iters, "an integer in [1, 1000]");
+  o.newton.max_iterations = static_cast<int>(iters);
+  o.Validate();
+  return o;
+}
+
+}  // namespace
+
+void RegisterConservingIntegrators(Registry<IntegratorFactory>& r) {
+  r.Add("implicit_midpoint", "implicit midpoint rule (symplectic, 2nd order, not energy-conserving for contact)",
+        [](const ParameterSet& p) { return std::make_unique<ImplicitMidpoint>(ImplicitOptions(p)); });
+  r.Add("simo_tarnow", "Simo-Tarnow energy-momentum scheme: gap difference quotient + Phi-form damping",
+        [](const ParameterSet& p) { return std::make_unique<SimoTarnow>(ImplicitOptions(p)); });
+  r.Add("gonzalez_dg", "Gonzalez midpoint discrete gradient of V(q), Cartesian (energy exact, momentum not)",
+        [](const ParameterSet& p) { return std::make_unique<GonzalezDiscreteGradient>(ImplicitOptions(p)); });
+  r.Add("gonzalez_dg_invariant", "Gonzalez discrete gradient in the invariants |x_b - x_a|^2 (energy + momenta)",
+        [](const ParameterSet& p) { return std::make_unique<InvariantDiscreteGradient>(ImplicitOptions(p)); });
+  r.Add("newmark", "Newmark family (keys newmark_beta = 0.25, newmark_gamma = 0.5)", [](const ParameterSet& p) {
+    return std::make_unique<GeneralizedAlpha>(
+        "newmark",
+        GeneralizedAlphaParameters::Newmark(p.GetDouble("newmark_beta", 0.25), p.GetDouble("newmark_gamma", 0.5)),
+        ImplicitOptions(p));
+  });
+  r.Add("trapezoidal", "trapezoidal rule = Newmark beta = 1/4, gamma = 1/2", [](const ParameterSet& p) {
+    return std::make_unique<GeneralizedAlpha>("trapezoidal", GeneralizedAlphaParameters::Trapezoidal(),
+                                              ImplicitOptions(p));
+  });
+  r.Add("hht_alpha", "Hilber-Hughes-Taylor alpha (key hht_alpha in [-1/3, 0], default -0.1)",
+        [](const ParameterSet& p) {
+          return std::make_unique<GeneralizedAlpha>("hht_alpha",
+                                                    GeneralizedAlphaParameters::Hht(p.GetDouble("hht_alpha", -0.1)),
+                                                    ImplicitOptions(p));
+        });
+  r.Add("generalized_alpha", "Chung-Hulbert generalized-alpha (key rho_inf in [0, 1], default 0.8)",
+        [](const ParameterSet& p) {
+          return std::make_unique<GeneralizedAlpha>(
+              "generalized_alpha", GeneralizedAlphaParameters::FromSpectralRadius(p.GetDouble("rho_inf", 0.8)),
+              ImplicitOptions(p));
+        });
+}
+
+}  // namespace impactlab
