@@ -13,6 +13,7 @@
 
 #include "contact/damped_normal_law.h"
 #include "system/constant_mass_system.h"
+#include "system/power_law_oscillator_structure.h"
 
 namespace impactlab {
 
@@ -24,7 +25,7 @@ struct ContactOscillatorParameters {
   void Validate() const;
 };
 
-class ContactOscillator final : public ConstantMassSystem {
+class ContactOscillator final : public ConstantMassSystem, public PowerLawOscillatorStructure {
  public:
   ContactOscillator(ContactOscillatorParameters parameters, DampedNormalLaw law);
 
@@ -50,6 +51,10 @@ class ContactOscillator final : public ConstantMassSystem {
     return {"delta_m", "delta_dot_m_s", "normal_force_N"};
   }
   void Observe(const MechanicalState& s, std::vector<double>& values) const override;
+
+  /// {m, k, p, α} when the law is a power law with no / Tsuji-form damping (Tsuji, universal, linear
+  /// viscous at p = 1, Kuwabara–Kono at p = 2) and g = 0 [THEORY.md §3, §5]; nullopt otherwise.
+  std::optional<PowerLawOscillatorParameters> PowerLawOscillator(std::string* why_not) const override;
 
   const ContactOscillatorParameters& parameters() const { return p_; }
   const DampedNormalLaw& law() const { return law_; }

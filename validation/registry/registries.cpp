@@ -43,6 +43,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
     o.abs_tol = p.GetDouble("cvode_atol", o.abs_tol);
     return std::make_unique<CvodeBdf>(o);
   });
+  RegisterExactIntegrators(r);
   return r;
 }
 

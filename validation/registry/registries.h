@@ -36,6 +36,8 @@ struct ModelInstance {
 using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
 
 const Registry<IntegratorFactory>& IntegratorRegistry();
+/// "exact": Feng's exact oscillator stepper (registry/register_exact.cpp).
+void RegisterExactIntegrators(Registry<IntegratorFactory>& registry);
 const Registry<NormalLawFactory>& NormalLawRegistry();
 const Registry<DampingLawFactory>& DampingLawRegistry();
 const Registry<ModelFactory>& ModelRegistry();
