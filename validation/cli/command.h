@@ -12,5 +12,8 @@ using Action = std::function<int()>;
 void AddListCommand(CLI::App& app, Action& action);
 void AddRunCommand(CLI::App& app, Action& action);
 void AddValidateCommand(CLI::App& app, Action& action);
+void AddExactCommand(CLI::App& app, Action& action);     // exact_command.cpp
+void AddDtcritCommand(CLI::App& app, Action& action);    // dtcrit_command.cpp
+void AddConvergeCommand(CLI::App& app, Action& action);  // converge_command.cpp
 
 }  // namespace impactlab::cli
