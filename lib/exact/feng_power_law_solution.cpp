@@ -59,8 +59,6 @@ FengPowerLawSolution::FengPowerLawSolution(FengPowerLawParameters parameters) : 
     omega_ = std::sqrt((1.0 - zeta_) * (1.0 + zeta_));
     lambda_ = zeta_ / omega_;
     tau_max_ = std::acos(zeta_) / omega_;
-    j_half_ = JHead(kPi / 2.0);
-    j_pi_ = j_half_ + JTail(kPi / 2.0);
   } else {
     sigma_ = std::sqrt((zeta_ - 1.0) * (zeta_ + 1.0));
     tau_max_ = sigma_ > 0.0 ? std::atanh(sigma_ / zeta_) / sigma_ : 1.0;
@@ -143,6 +141,16 @@ double FengPowerLawSolution::JTail(double chi) const {
   return inv_q * TanhSinh().integrate(f, 0.0, std::pow(chi, q_), kQuadratureTolerance);
 }
 
+double FengPowerLawSolution::JHalf() const {
+  if (std::isnan(j_half_)) j_half_ = JHead(kPi / 2.0);
+  return j_half_;
+}
+
+double FengPowerLawSolution::JPi() const {
+  if (std::isnan(j_pi_)) j_pi_ = JHalf() + JTail(kPi / 2.0);
+  return j_pi_;
+}
+
 double FengPowerLawSolution::OverdampedX(double tau) const {
   return std::exp((sigma_ - zeta_) * tau) * OverdampedSTilde(sigma_, tau);
 }
@@ -188,21 +196,21 @@ double FengPowerLawSolution::TimeAtPhase(const Phase& ph) const {
   if (!rebounds()) return TimeScale() * K(ph.tau);
   const double phi = omega_ * ph.tau, chi = omega_ * ph.tau_to_exit;
   if (beta_ == 0.0) return TimeScale() * ph.tau;
-  return TimeUnitJ() * (phi <= kPi / 2.0 ? JHead(phi) : j_pi_ - JTail(chi));
+  return TimeUnitJ() * (phi <= kPi / 2.0 ? JHead(phi) : JPi() - JTail(chi));
 }
 
 double FengPowerLawSolution::TimeToExit(const Phase& ph) const {
   if (!rebounds()) return kInf;
   const double phi = omega_ * ph.tau, chi = omega_ * ph.tau_to_exit;
   if (beta_ == 0.0) return TimeScale() * ph.tau_to_exit;
-  return TimeUnitJ() * (chi <= kPi / 2.0 ? JTail(chi) : j_pi_ - JHead(phi));
+  return TimeUnitJ() * (chi <= kPi / 2.0 ? JTail(chi) : JPi() - JHead(phi));
 }
 
 double FengPowerLawSolution::time_of_max_overlap() const { return TimeAtPhase(PhaseAtPseudoTime(tau_max_)); }
 
 double FengPowerLawSolution::contact_time() const {
   if (!rebounds()) return kInf;
-  return beta_ == 0.0 ? TimeScale() * kPi / omega_ : TimeUnitJ() * j_pi_;
+  return beta_ == 0.0 ? TimeScale() * kPi / omega_ : TimeUnitJ() * JPi();
 }
 
 FengPowerLawSolution::Phase FengPowerLawSolution::PhaseAtTimeToExit(double time_to_exit) const {
@@ -217,7 +225,7 @@ FengPowerLawSolution::Phase FengPowerLawSolution::PhaseAtTimeToExit(double time_
   }
   const double tail_target = time_to_exit / TimeUnitJ();
   // (The 1e-10 margin stops PhaseAtTime and this function from handing a point at φ ≈ π/2 back and forth.)
-  if (tail_target > (j_pi_ - j_half_) * (1.0 + 1e-10)) return PhaseAtTime(contact_time() - time_to_exit);
+  if (tail_target > (JPi() - JHalf()) * (1.0 + 1e-10)) return PhaseAtTime(contact_time() - time_to_exit);
   // Newton in w with π − φ = χ = w^{1/q}: dJ_tail/dw = (1/q)(χ/sin χ)^β e^{βλ(π−χ)} ≠ 0.
   const double inv_q = 1.0 / q_, b = beta_, bl = beta_ * lambda_, w_half = std::pow(kPi / 2.0, q_) * (1.0 + 1e-9);
   auto f = [&](double w) {
@@ -243,7 +251,7 @@ FengPowerLawSolution::Phase FengPowerLawSolution::PhaseAtTime(double t) const {
   std::uintmax_t iterations = kMaxRootIterations;
   if (rebounds()) {
     const double j_target = t / TimeUnitJ();
-    if (j_target > j_half_) return PhaseAtTimeToExit(contact_time() - t);
+    if (j_target > JHalf()) return PhaseAtTimeToExit(contact_time() - t);
     // Newton in w with φ = w^{1/q}: dJ_head/dw = (1/q)(φ/sin φ)^β e^{βλφ} ≠ 0.
     const double w_half = std::pow(kPi / 2.0, q_), b = beta_, bl = beta_ * lambda_;
     auto f = [&](double w) {

@@ -36,6 +36,7 @@
 // ends) by safeguarded Newton (boost::math::tools::newton_raphson_iterate) inside the known bracket.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 namespace impactlab {
@@ -135,13 +136,17 @@ class FengPowerLawSolution {
   double JHead(double phi) const;  ///< ∫₀^φ, φ ≤ π/2
   double JTail(double chi) const;  ///< ∫_{π−χ}^π, χ ≤ π/2
   double TimeUnitJ() const;      ///< T ω^{β−1}: t = TimeUnitJ() · J(φ) for ζ < 1
+  double JHalf() const;
+  double JPi() const;
   double OverdampedX(double tau) const;
   double OverdampedXDot(double tau) const;
 
   FengPowerLawParameters p_;
   double q_, beta_, a_, omega0_, zeta_, omega_ = 0.0, lambda_ = 0.0, sigma_ = 0.0;
   double tau_max_ = 0.0;
-  double j_pi_ = 0.0, j_half_ = 0.0;  // J(π), J(π/2) for ζ < 1
+  // J(π/2), J(π) for ζ < 1, computed on first use (so the closed forms e, δ_max cost no quadrature).
+  mutable double j_half_ = std::numeric_limits<double>::quiet_NaN();
+  mutable double j_pi_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace impactlab
