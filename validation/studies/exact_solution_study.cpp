@@ -161,7 +161,7 @@ StudyResult ExactSolutionStudy::Run(const StudyContext& ctx) const {
       for (const auto& [name, printed, computed] : q) {
         result.claims.push_back(MakeClaim("exact.row12." + tag + "." + name, name + " at p = " + Num(r.p) + ", e = " + Num(r.e),
                                           "THEORY.md §10 row 12", printed, computed, 5e-7, true));
-        table << "| " << name << " (p = " << r.p << ", e = " << r.e << ") | " << printed << " | " << Num(computed, 10)
+        table << "| " << name << " (p = " << r.p << ", e = " << r.e << ") | " << Num(printed, 10) << " | " << Num(computed, 10)
               << " |\n";
       }
     }
@@ -178,7 +178,7 @@ StudyResult ExactSolutionStudy::Run(const StudyContext& ctx) const {
       const double v = u.contact_time() / u.max_overlap();
       result.claims.push_back(MakeClaim("exact.row13.p" + Num(p), "undamped t_c v₀/δ_max at p = " + Num(p),
                                         "THEORY.md §10 row 13", printed, v, 5e-6, true));
-      table << "| t_c v₀/δ_max (p = " << p << ", undamped) | " << printed << " | " << Num(v, 10) << " |\n";
+      table << "| t_c v₀/δ_max (p = " << p << ", undamped) | " << Num(printed, 10) << " | " << Num(v, 10) << " |\n";
     }
     result.tables_markdown.push_back(table.str());
   }
