@@ -67,7 +67,7 @@ Advance AdvanceExactly(const PowerLawOscillatorParameters& o, double t, double& 
       // Solve from the nearer end: t_c − t₁ near separation, t₁ = t₀ + h otherwise.
       const double t1 = sol.TimeAtPhase(bt.phase) + remaining, to_exit1 = to_exit - remaining;
       const auto phase1 = to_exit1 < t1 ? sol.PhaseAtTimeToExit(to_exit1) : sol.PhaseAtTime(t1);
-      const PowerLawContactState s = sol.StateAtPhase(phase1);
+      const PowerLawContactState s = sol.KinematicsAtPhase(phase1);
       delta = s.delta;
       delta_dot = s.delta_dot;
       return out;

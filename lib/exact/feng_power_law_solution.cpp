@@ -1,6 +1,7 @@
 #include "exact/feng_power_law_solution.h"
 
 #include <algorithm>
+#include <boost/math/quadrature/gauss.hpp>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
 #include <boost/math/special_functions/gamma.hpp>
@@ -287,8 +288,13 @@ FengPowerLawSolution::Phase FengPowerLawSolution::PhaseAtTime(double t) const {
 }
 
 PowerLawContactState FengPowerLawSolution::StateAtPhase(const Phase& ph) const {
-  PowerLawContactState s;
+  PowerLawContactState s = KinematicsAtPhase(ph);
   s.t = TimeAtPhase(ph);
+  return s;
+}
+
+PowerLawContactState FengPowerLawSolution::KinematicsAtPhase(const Phase& ph) const {
+  PowerLawContactState s;
   double big_x, big_x_dot;
   if (rebounds()) {
     // X = e^{−λφ} sin φ/ω, X' = e^{−λφ}(cos φ − λ sin φ); sin/cos from the smaller of φ and χ = π − φ.
@@ -317,7 +323,7 @@ PowerLawContactState FengPowerLawSolution::StateAtTime(double t) const {
     s.delta = exit_velocity() * (t - contact_time());
     return s;
   }
-  PowerLawContactState s = StateAtPhase(PhaseAtTime(t));
+  PowerLawContactState s = KinematicsAtPhase(PhaseAtTime(t));
   s.t = t;
   return s;
 }
@@ -327,7 +333,68 @@ std::vector<PowerLawContactState> FengPowerLawSolution::Trajectory(int samples) 
   const double t_end = rebounds() ? contact_time() : 10.0 * time_of_max_overlap();
   std::vector<PowerLawContactState> out;
   out.reserve(static_cast<std::size_t>(samples));
-  for (int i = 0; i < samples; ++i) out.push_back(StateAtTime(t_end * i / (samples - 1)));
+  if (!rebounds() || beta_ == 0.0) {
+    for (int i = 0; i < samples; ++i) out.push_back(StateAtTime(t_end * i / (samples - 1)));
+    return out;
+  }
+  // Marching (ζ < 1, β > 0): consecutive samples differ by a short panel [w_prev, w] of the substituted
+  // variable. When the panel is no longer than its distance to the singular point w = 0 (w_prev ≥ w − w_prev),
+  // the integrand is analytic on a Bernstein ellipse with ρ ≥ 2 + √5, so 20-point Gauss-Legendre is exact to
+  // round-off (ρ^{−40} < 1e−25); otherwise the full tanh_sinh integral from 0 is used.
+  const double inv_q = 1.0 / q_, b = beta_, bl = beta_ * lambda_;
+  const double w_half = std::pow(kPi / 2.0, q_);
+  auto g_head = [b, bl, inv_q](double w) {
+    const double psi = std::pow(w, inv_q);
+    const double ratio = psi > 0.0 ? psi / std::sin(psi) : 1.0;
+    return inv_q * std::pow(ratio, b) * std::exp(bl * psi);
+  };
+  auto g_tail = [b, bl, inv_q](double w) {
+    const double c = std::pow(w, inv_q);
+    const double ratio = c > 0.0 ? c / std::sin(c) : 1.0;
+    return inv_q * std::pow(ratio, b) * std::exp(bl * (kPi - c));
+  };
+  using GaussLegendre = boost::math::quadrature::gauss<double, 20>;
+  double w_head = 0.0, j_head = 0.0;                     // head: J(w_head) = j_head
+  double w_tail = w_half, j_tail = JPi() - JHalf();      // tail: J_tail(w_tail) = j_tail
+  const double unit = TimeUnitJ();
+  for (int i = 0; i < samples; ++i) {
+    const double t = t_end * i / (samples - 1);
+    PowerLawContactState st;
+    if (i == 0 || i == samples - 1) {
+      st = StateAtTime(t);
+    } else if (t / unit <= JHalf()) {
+      const double target = t / unit;
+      auto head_integral = [&](double w) {
+        return w_head >= w - w_head ? j_head + GaussLegendre::integrate(g_head, w_head, w)
+                                    : JHead(std::pow(w, inv_q));
+      };
+      auto f = [&](double w) { return std::make_pair(head_integral(w) - target, g_head(w)); };
+      std::uintmax_t iterations = kMaxRootIterations;
+      const double guess = std::clamp(w_head + (target - j_head) / g_head(std::max(w_head, 1e-300)), w_head, w_half);
+      const double w = boost::math::tools::newton_raphson_iterate(f, guess, w_head, w_half, kRootDigits, iterations);
+      j_head = head_integral(w);
+      w_head = w;
+      st = KinematicsAtPhase(PhaseAtPseudoTime(std::pow(w, inv_q) / omega_));
+    } else {
+      const double target = (contact_time() - t) / unit;  // tail integral still ahead
+      auto tail_integral = [&](double w) {
+        return w >= w_tail - w ? j_tail - GaussLegendre::integrate(g_tail, w, w_tail) : JTail(std::pow(w, inv_q));
+      };
+      auto f = [&](double w) { return std::make_pair(tail_integral(w) - target, g_tail(w)); };
+      std::uintmax_t iterations = kMaxRootIterations;
+      const double guess = std::clamp(w_tail - (j_tail - target) / g_tail(w_tail), 0.0, w_tail);
+      const double w = boost::math::tools::newton_raphson_iterate(f, guess, 0.0, w_tail, kRootDigits, iterations);
+      j_tail = tail_integral(w);
+      w_tail = w;
+      const double chi = std::pow(w, inv_q);
+      Phase ph;
+      ph.tau = (kPi - chi) / omega_;
+      ph.tau_to_exit = chi / omega_;
+      st = KinematicsAtPhase(ph);
+    }
+    st.t = t;
+    out.push_back(st);
+  }
   return out;
 }
 

@@ -106,8 +106,10 @@ class FengPowerLawSolution {
   Phase PhaseAtTime(double t) const;
   /// The phase with t_c − t = time_to_exit ≥ 0 (rebounding contacts only).
   Phase PhaseAtTimeToExit(double time_to_exit) const;
-  /// (t, δ, δ̇) at a phase.
+  /// (t, δ, δ̇) at a phase (t costs one quadrature).
   PowerLawContactState StateAtPhase(const Phase& phase) const;
+  /// δ, δ̇ at a phase in closed form (t is left 0: no quadrature).
+  PowerLawContactState KinematicsAtPhase(const Phase& phase) const;
   /// Convenience: t(τ) and τ(t).
   double TimeAtPseudoTime(double tau) const { return TimeAtPhase(PhaseAtPseudoTime(tau)); }
   double PseudoTimeAtTime(double t) const { return PhaseAtTime(t).tau; }

@@ -116,6 +116,13 @@ TEST_CASE("FengPowerLawSolution: inverse map and trajectory consistency") {
       const auto a = s.StateAtPhase(s.PhaseAtTime(t)), b = s.StateAtPhase(s.PhaseAtTimeToExit(r));
       CHECK(std::abs(a.delta - b.delta) <= 1e-12 * s.max_overlap());
     }
+    // the marching trajectory (Gauss-Legendre panels) equals the independent per-sample solve
+    const auto traj = s.Trajectory(301);
+    for (std::size_t i = 0; i < traj.size(); i += 7) {
+      const auto ref = s.StateAtTime(traj[i].t);
+      CHECK(std::abs(traj[i].delta - ref.delta) <= 1e-13 * s.max_overlap());
+      CHECK(std::abs(traj[i].delta_dot - ref.delta_dot) <= 1e-13 * 1.7);
+    }
     // energy books along the trajectory: E(t) decreases monotonically
     double e_prev = s.initial_energy() * (1 + 1e-14);
     for (const auto& st : s.Trajectory(40)) {
