@@ -8,6 +8,7 @@
 // Entry inside a step (δ reaches 0 after y/|v|), exit inside a step and re-entry are all handled; entry and
 // exit are reported as LocatedEvent with their exact states. Dense output (Interpolate) is exact too.
 // Dissipated work D advances by the exact energy drop E(t) − E(t+h) (no other forces act).
+// statistics().rhs_evaluations counts evaluations of the exact solution (one per in-contact phase of a step).
 //
 // The system must implement PowerLawOscillatorStructure (models/contact_oscillator does); otherwise, or when
 // the laws are not power law + Tsuji-form damping, or g ≠ 0, DoStep returns kFailed naming the reason
