@@ -101,7 +101,7 @@ double FengPowerLawSolution::initial_energy() const {
 }
 
 double FengPowerLawSolution::energy_dissipated_loading() const {
-  return initial_energy() * -std::expm1(-2.0 * zeta_ * tau_max_);
+  return std::max(0.0, initial_energy() * -std::expm1(-2.0 * zeta_ * tau_max_));  // (no −0 at α = 0)
 }
 
 double FengPowerLawSolution::energy_dissipated_unloading() const {
