@@ -123,23 +123,26 @@ double FengPowerLawSolution::TimeScale() const {
 double FengPowerLawSolution::JHead(double phi) const {
   if (beta_ == 0.0 || phi <= 0.0) return std::max(phi, 0.0);
   const double b = beta_, bl = beta_ * lambda_, inv_q = 1.0 / q_;
-  auto f = [b, bl, inv_q](double w) {
+  // The factor e^{βλφ} is taken out of the integral, so that the integrand stays ≤ (π/2)^β even for ζ → 1⁻
+  // (λ → ∞); the result overflows to +inf instead of the quadrature failing.
+  auto f = [b, bl, inv_q, phi](double w) {
     const double psi = std::pow(w, inv_q);
     const double ratio = psi > 0.0 ? psi / std::sin(psi) : 1.0;
-    return std::pow(ratio, b) * std::exp(bl * psi);
+    return std::pow(ratio, b) * std::exp(bl * (psi - phi));
   };
-  return inv_q * TanhSinh().integrate(f, 0.0, std::pow(phi, q_), kQuadratureTolerance);
+  return std::exp(bl * phi) * (inv_q * TanhSinh().integrate(f, 0.0, std::pow(phi, q_), kQuadratureTolerance));
 }
 
 double FengPowerLawSolution::JTail(double chi) const {
   if (beta_ == 0.0 || chi <= 0.0) return std::max(chi, 0.0);
   const double b = beta_, bl = beta_ * lambda_, inv_q = 1.0 / q_;
+  // e^{βλπ} taken out (see JHead): overflow gives +inf (nearly critical damping: t_c beyond double range).
   auto f = [b, bl, inv_q](double w) {
     const double c = std::pow(w, inv_q);
     const double ratio = c > 0.0 ? c / std::sin(c) : 1.0;
-    return std::pow(ratio, b) * std::exp(bl * (kPi - c));
+    return std::pow(ratio, b) * std::exp(-bl * c);
   };
-  return inv_q * TanhSinh().integrate(f, 0.0, std::pow(chi, q_), kQuadratureTolerance);
+  return std::exp(bl * kPi) * (inv_q * TanhSinh().integrate(f, 0.0, std::pow(chi, q_), kQuadratureTolerance));
 }
 
 double FengPowerLawSolution::JHalf() const {

@@ -177,6 +177,26 @@ TEST_CASE("FengPowerLawSolution: over-damped contact does not rebound") {
   }
 }
 
+TEST_CASE("FengPowerLawSolution: nearly critical damping is continuous with zeta = 1 and never NaN") {
+  for (double p : {1.5, 3.0}) {
+    FengPowerLawParameters crit;
+    crit.exponent = p;
+    crit.alpha = std::sqrt(2 * (p + 1));
+    FengPowerLawParameters near = crit;
+    near.alpha *= 1 - 1e-9;
+    const FengPowerLawSolution a(crit), b(near);
+    CHECK(b.rebounds());
+    CHECK(b.restitution() == 0.0);  // exp(−πλ) underflows (λ ≈ 2e4)
+    CHECK_FALSE(std::isnan(b.contact_time()));
+    CHECK(b.contact_time() > 1e100);
+    // continuity of the closed forms through ζ = 1 (O(√(1−ζ)) differences)
+    CHECK(b.max_overlap() == doctest::Approx(a.max_overlap()).epsilon(1e-6));
+    CHECK(b.time_of_max_overlap() == doctest::Approx(a.time_of_max_overlap()).epsilon(1e-6));
+    const auto st = b.StateAtTime(0.5 * b.time_of_max_overlap());
+    CHECK(st.delta == doctest::Approx(a.StateAtTime(0.5 * a.time_of_max_overlap()).delta).epsilon(1e-6));
+  }
+}
+
 TEST_CASE("FengPowerLawSolution: bad input names the parameter") {
   FengPowerLawParameters par;
   par.exponent = 0.5;

@@ -70,6 +70,8 @@ void AddExactCommand(CLI::App& app, Action& action) {
       j["energy_dissipated_unloading"] = sol.energy_dissipated_unloading();
       if (!sol.rebounds())
         j["note"] = "over-damped (zeta >= 1): no rebound; the body creeps back to delta = 0 as t -> infinity";
+      else if (!std::isfinite(sol.contact_time()))
+        j["note"] = "nearly critical damping: t_contact exceeds the double range (e underflows)";
       if (!args->trajectory.empty()) {
         const auto traj = sol.Trajectory(args->samples);
         std::ostringstream csv;
@@ -94,7 +96,10 @@ void AddExactCommand(CLI::App& app, Action& action) {
       std::cout << "delta_max [m]            = " << sol.max_overlap() << "\n"
                 << "t_max [s]                = " << sol.time_of_max_overlap() << "\n"
                 << "t_contact [s]            = "
-                << (sol.rebounds() ? std::to_string(sol.contact_time()) : std::string("infinite (no rebound)")) << "\n"
+                << (sol.rebounds() ? (std::isfinite(sol.contact_time()) ? std::to_string(sol.contact_time())
+                                                                        : std::string("beyond double range"))
+                                   : std::string("infinite (no rebound)"))
+                << "\n"
                 << "t_contact undamped [s]   = " << sol.undamped_contact_time() << "\n"
                 << "E dissipated loading [J] = " << sol.energy_dissipated_loading() << "\n"
                 << "E dissipated unload. [J] = " << sol.energy_dissipated_unloading() << "\n";
