@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "exact/feng_power_law_solution.h"
+#include "exact/overdamped_contact_segment.h"
 #include "system/power_law_oscillator_structure.h"
 
 namespace impactlab {
@@ -40,10 +41,26 @@ Advance AdvanceExactly(const PowerLawOscillatorParameters& o, double t, double& 
     }
     FengPowerLawSolution::Backtrace bt;
     if (!FengPowerLawSolution::BacktraceState(o.mass, o.stiffness, o.exponent, o.alpha, delta, delta_dot, bt)) {
-      out.ok = false;
-      out.message = "state (delta = " + InvalidParameter::FormatNumber(delta) +
-                    ", delta_dot = " + InvalidParameter::FormatNumber(delta_dot) +
-                    ") is not on an over-damped entry trajectory (past the slow eigen-direction)";
+      // Over-damped state off every entry trajectory (past the slow eigen-direction): its own exact segment.
+      if (!(o.alpha >= std::sqrt(2.0 * (o.exponent + 1.0)))) {
+        out.ok = false;
+        out.message = "cannot back-trace state (delta = " + InvalidParameter::FormatNumber(delta) +
+                      ", delta_dot = " + InvalidParameter::FormatNumber(delta_dot) + ")";
+        return out;
+      }
+      const OverdampedContactSegment seg(o.mass, o.stiffness, o.exponent, o.alpha, delta, delta_dot);
+      ++evaluations;
+      if (seg.exits() && remaining >= seg.time_to_exit()) {
+        remaining -= seg.time_to_exit();
+        t += seg.time_to_exit();
+        delta = 0.0;
+        delta_dot = seg.exit_velocity();
+        out.events.push_back(LocatedEvent{0, false, to_state(t, delta, delta_dot)});
+        continue;
+      }
+      const PowerLawContactState s = seg.StateAfter(remaining);
+      delta = s.delta;
+      delta_dot = s.delta_dot;
       return out;
     }
     FengPowerLawParameters fp;
