@@ -32,8 +32,12 @@
 // the remaining algebraic non-smoothness in w (ψ = w^{(p+1)/2} is not smooth at w = 0 for non-integer
 // (p+1)/2). The over-damped K(τ) uses the same substitution u = w^{1/q} on [0, min(τ, 1)] and a plain
 // Gauss-Kronrod rule beyond. p = 1 (β = 0) is evaluated in closed form (J = φ).
-// Inverse map t → τ: solved in the substituted variable w (where dt/dw is finite and non-zero at both
-// ends) by safeguarded Newton (boost::math::tools::newton_raphson_iterate) inside the known bracket.
+// The factor e^{βλφ} (resp. e^{βλπ}) is taken out of each integral, so ζ → 1⁻ (λ → ∞) overflows t_c to +inf
+// instead of failing. Inverse map t → τ: solved in the substituted variable w (where dt/dw is finite and
+// non-zero at both ends) by safeguarded Newton (boost::math::tools::newton_raphson_iterate) inside the known
+// bracket. Trajectory() marches: 20-point Gauss-Legendre panels between consecutive samples (used only when
+// a panel is no longer than its distance to w = 0, so the integrand is analytic around it).
+// Over-damped states that are not on an entry trajectory: lib/exact/overdamped_contact_segment.h.
 #pragma once
 
 #include <limits>
