@@ -20,8 +20,8 @@ struct Advance {
 
 // Advances (δ, δ̇) by h exactly; `to_state` maps (t, δ, δ̇) back to a MechanicalState for event reports.
 template <class ToState>
-Advance AdvanceExactly(const PowerLawOscillatorParameters& o, double t, double& delta, double& delta_dot, double h,
-                       long& evaluations, ToState&& to_state) {
+Advance AdvanceExactly(const PowerLawOscillatorParameters& o, std::optional<FengPowerLawSolution>& base, double t,
+                       double& delta, double& delta_dot, double h, long& evaluations, ToState&& to_state) {
   Advance out;
   double remaining = h;
   // At most: free flight → entry → contact → exit → free flight (4 phases).
@@ -63,17 +63,23 @@ Advance AdvanceExactly(const PowerLawOscillatorParameters& o, double t, double& 
       delta_dot = s.delta_dot;
       return out;
     }
-    FengPowerLawParameters fp;
-    fp.mass = o.mass;
-    fp.stiffness = o.stiffness;
-    fp.exponent = o.exponent;
-    fp.alpha = o.alpha;
-    fp.impact_velocity = bt.impact_velocity;
-    const FengPowerLawSolution sol(fp);
+    // One solution object per oscillator, re-scaled to the back-traced impact speed (keeps J(π/2), J(π)).
+    const auto& bp = base ? base->parameters() : FengPowerLawParameters{};
+    if (!base || bp.mass != o.mass || bp.stiffness != o.stiffness || bp.exponent != o.exponent || bp.alpha != o.alpha) {
+      FengPowerLawParameters fp;
+      fp.mass = o.mass;
+      fp.stiffness = o.stiffness;
+      fp.exponent = o.exponent;
+      fp.alpha = o.alpha;
+      fp.impact_velocity = bt.impact_velocity;
+      base.emplace(fp);
+    }
+    const FengPowerLawSolution sol = base->WithImpactVelocity(bt.impact_velocity);
     ++evaluations;
     if (sol.rebounds()) {
-      const double to_exit = sol.TimeToExit(bt.phase);  // no cancellation near separation
-      if (remaining >= to_exit) {
+      FengPowerLawSolution::Phase phase = bt.phase;
+      double to_exit = 0.0;
+      if (!sol.AdvancePhase(phase, remaining, to_exit)) {  // separation inside the step
         remaining -= to_exit;
         t += to_exit;
         delta = 0.0;
@@ -81,10 +87,7 @@ Advance AdvanceExactly(const PowerLawOscillatorParameters& o, double t, double& 
         out.events.push_back(LocatedEvent{0, false, to_state(t, delta, delta_dot)});
         continue;
       }
-      // Solve from the nearer end: t_c − t₁ near separation, t₁ = t₀ + h otherwise.
-      const double t1 = sol.TimeAtPhase(bt.phase) + remaining, to_exit1 = to_exit - remaining;
-      const auto phase1 = to_exit1 < t1 ? sol.PhaseAtTimeToExit(to_exit1) : sol.PhaseAtTime(t1);
-      const PowerLawContactState s = sol.KinematicsAtPhase(phase1);
+      const PowerLawContactState s = sol.KinematicsAtPhase(phase);
       delta = s.delta;
       delta_dot = s.delta_dot;
       return out;
@@ -152,7 +155,7 @@ StepResult ExactOscillatorStepper::DoStep(const MechanicalSystem& system, Mechan
     s.dissipated = start.dissipated + std::max(0.0, e_before - Energy(*o, d, dd));
     return s;
   };
-  Advance adv = AdvanceExactly(*o, state.t, delta, delta_dot, h, evaluations, to_state);
+  Advance adv = AdvanceExactly(*o, base_, state.t, delta, delta_dot, h, evaluations, to_state);
   stats_.rhs_evaluations += evaluations;
   if (!adv.ok) {
     result.status = StepStatus::kFailed;
@@ -181,7 +184,8 @@ std::optional<MechanicalState> ExactOscillatorStepper::Interpolate(const Mechani
   long unused = 0;
   auto to_state = [&](double, double, double) { return *last_start_; };
   if (t > last_start_->t) {
-    const Advance adv = AdvanceExactly(*o, last_start_->t, delta, delta_dot, t - last_start_->t, unused, to_state);
+    const Advance adv =
+        AdvanceExactly(*o, base_, last_start_->t, delta, delta_dot, t - last_start_->t, unused, to_state);
     if (!adv.ok) return std::nullopt;
   }
   MechanicalState s = *last_start_;

@@ -19,6 +19,7 @@
 
 #include <optional>
 
+#include "exact/feng_power_law_solution.h"
 #include "integrators/integrator.h"
 
 namespace impactlab {
@@ -28,13 +29,19 @@ class ExactOscillatorStepper final : public Integrator {
   ExactOscillatorStepper() = default;
   std::string name() const override { return "exact"; }
   IntegratorTraits traits() const override;
-  void Reset() override { last_start_.reset(); }
+  void Reset() override {
+    last_start_.reset();
+    base_.reset();
+  }
   /// Exact state at t inside the last accepted step.
   std::optional<MechanicalState> Interpolate(const MechanicalSystem& system, double t) const override;
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
   std::optional<MechanicalState> last_start_;
+  // Cached solution of the current oscillator (its J(π/2), J(π) depend on p, α only); mutable because the
+  // exact dense output reuses it.
+  mutable std::optional<FengPowerLawSolution> base_;
   double last_end_t_ = 0.0;
 };
 

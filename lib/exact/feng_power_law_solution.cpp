@@ -77,6 +77,13 @@ FengPowerLawSolution FengPowerLawSolution::FromRestitution(double mass, double s
   return FengPowerLawSolution(p);
 }
 
+FengPowerLawSolution FengPowerLawSolution::WithImpactVelocity(double impact_velocity) const {
+  RequirePositive("v0", impact_velocity);
+  FengPowerLawSolution copy = *this;  // q, β, A, Ω₀, ζ, ω, λ, σ, τ*, J(π/2), J(π) do not depend on v₀
+  copy.p_.impact_velocity = impact_velocity;
+  return copy;
+}
+
 // --- closed forms ------------------------------------------------------------------------------------------
 
 double FengPowerLawSolution::restitution() const { return rebounds() ? std::exp(-kPi * lambda_) : 0.0; }
@@ -143,6 +150,71 @@ double FengPowerLawSolution::JTail(double chi) const {
     return std::pow(ratio, b) * std::exp(-bl * c);
   };
   return std::exp(bl * kPi) * (inv_q * TanhSinh().integrate(f, 0.0, std::pow(chi, q_), kQuadratureTolerance));
+}
+
+double FengPowerLawSolution::HeadIntegrand(double w) const {
+  const double psi = std::pow(w, 1.0 / q_);
+  const double ratio = psi > 0.0 ? psi / std::sin(psi) : 1.0;
+  return std::pow(ratio, beta_) * std::exp(beta_ * lambda_ * psi) / q_;
+}
+
+double FengPowerLawSolution::TailIntegrand(double w) const {
+  const double c = std::pow(w, 1.0 / q_);
+  const double ratio = c > 0.0 ? c / std::sin(c) : 1.0;
+  return std::pow(ratio, beta_) * std::exp(beta_ * lambda_ * (kPi - c)) / q_;
+}
+
+bool FengPowerLawSolution::AdvancePhase(Phase& ph, double dt, double& time_to_exit) const {
+  RequireNonNegative("dt", dt);
+  if (!rebounds()) throw InvalidParameter("alpha", p_.alpha, "a rebounding contact (zeta < 1) for AdvancePhase");
+  if (beta_ == 0.0) {
+    time_to_exit = TimeScale() * ph.tau_to_exit;
+    if (dt >= time_to_exit) return false;
+    const double d = dt / TimeScale();
+    ph.tau += d;
+    ph.tau_to_exit -= d;
+    return true;
+  }
+  using GaussLegendre = boost::math::quadrature::gauss<double, 20>;
+  const double unit = TimeUnitJ(), inv_q = 1.0 / q_;
+  const double w_half = std::pow(kPi / 2.0, q_);
+  const double phi0 = omega_ * ph.tau, chi0 = omega_ * ph.tau_to_exit;
+  std::uintmax_t iterations = kMaxRootIterations;
+  auto head = [this](double w) { return HeadIntegrand(w); };
+  auto tail = [this](double w) { return TailIntegrand(w); };
+  if (phi0 <= chi0) {  // head: J(φ) measured from 0
+    const double w0 = std::pow(phi0, q_), j0 = JHead(phi0);
+    time_to_exit = unit * (JPi() - j0);
+    if (dt >= time_to_exit) return false;
+    const double j1 = j0 + dt / unit;
+    if (j1 > JHalf()) {
+      ph = PhaseAtTimeToExit(time_to_exit - dt);
+      return true;
+    }
+    auto j_at = [&](double w) {
+      return w0 > 0.0 && w - w0 <= w0 ? j0 + GaussLegendre::integrate(head, w0, w) : JHead(std::pow(w, inv_q));
+    };
+    auto f = [&](double w) { return std::make_pair(j_at(w) - j1, HeadIntegrand(w)); };
+    const double guess = std::clamp(w0 + (j1 - j0) / HeadIntegrand(w0), w0, w_half);
+    const double w = boost::math::tools::newton_raphson_iterate(f, guess, w0, w_half, kRootDigits, iterations);
+    ph = PhaseAtPseudoTime(std::pow(w, inv_q) / omega_);
+    return true;
+  }
+  // tail: J_tail(χ) = ∫ from the exit end; it decreases to J_tail(χ₁) = J_tail(χ₀) − dt/unit.
+  const double w0 = std::pow(chi0, q_), t0 = JTail(chi0);
+  time_to_exit = unit * t0;
+  if (dt >= time_to_exit) return false;
+  const double t1 = t0 - dt / unit;
+  auto jt_at = [&](double w) {
+    return w >= w0 - w ? t0 - GaussLegendre::integrate(tail, w, w0) : JTail(std::pow(w, inv_q));
+  };
+  auto f = [&](double w) { return std::make_pair(jt_at(w) - t1, TailIntegrand(w)); };
+  const double guess = std::clamp(w0 - (t0 - t1) / TailIntegrand(w0), 0.0, w0);
+  const double w = boost::math::tools::newton_raphson_iterate(f, guess, 0.0, w0, kRootDigits, iterations);
+  const double chi = std::pow(w, inv_q);
+  ph.tau_to_exit = chi / omega_;
+  ph.tau = (kPi - chi) / omega_;
+  return true;
 }
 
 double FengPowerLawSolution::JHalf() const {

@@ -69,6 +69,10 @@ class FengPowerLawSolution {
   static FengPowerLawSolution FromRestitution(double mass, double stiffness, double exponent, double e,
                                               double impact_velocity);
 
+  /// The same oscillator hit at another speed. J(φ) depends on (p, α) only, so its cached quadratures
+  /// (J(π/2), J(π)) are kept: only the time scale changes (t ∝ v₀^{−β}).
+  FengPowerLawSolution WithImpactVelocity(double impact_velocity) const;
+
   const FengPowerLawParameters& parameters() const { return p_; }
   double zeta() const { return zeta_; }          ///< ζ = α/√(2(p+1))
   double omega0() const { return omega0_; }      ///< Ω₀ = √(k/m) [units of 1/s for p = 1]
@@ -110,6 +114,11 @@ class FengPowerLawSolution {
   Phase PhaseAtTime(double t) const;
   /// The phase with t_c − t = time_to_exit ≥ 0 (rebounding contacts only).
   Phase PhaseAtTimeToExit(double time_to_exit) const;
+  /// Advances `phase` by dt ≥ 0 along a rebounding contact (ζ < 1). `time_to_exit` receives t_c − t(phase)
+  /// of the starting phase. Returns false, leaving `phase` unchanged, when separation comes first
+  /// (dt ≥ time_to_exit). Costs one tanh_sinh quadrature plus a few 20-point Gauss-Legendre panels (the
+  /// panel from the start phase is used while it is no longer than its distance to the singular end).
+  bool AdvancePhase(Phase& phase, double dt, double& time_to_exit) const;
   /// (t, δ, δ̇) at a phase (t costs one quadrature).
   PowerLawContactState StateAtPhase(const Phase& phase) const;
   /// δ, δ̇ at a phase in closed form (t is left 0: no quadrature).
@@ -142,6 +151,8 @@ class FengPowerLawSolution {
   double JHead(double phi) const;  ///< ∫₀^φ, φ ≤ π/2
   double JTail(double chi) const;  ///< ∫_{π−χ}^π, χ ≤ π/2
   double TimeUnitJ() const;      ///< T ω^{β−1}: t = TimeUnitJ() · J(φ) for ζ < 1
+  double HeadIntegrand(double w) const;  ///< dJ/dw on the head, φ = w^{1/q}
+  double TailIntegrand(double w) const;  ///< −dJ/dw on the tail, π − φ = w^{1/q}
   double JHalf() const;
   double JPi() const;
   double OverdampedX(double tau) const;

@@ -123,6 +123,22 @@ TEST_CASE("FengPowerLawSolution: inverse map and trajectory consistency") {
       CHECK(std::abs(traj[i].delta - ref.delta) <= 1e-13 * s.max_overlap());
       CHECK(std::abs(traj[i].delta_dot - ref.delta_dot) <= 1e-13 * 1.7);
     }
+    // AdvancePhase (Gauss-Legendre panels from the start phase) equals the absolute inverse map
+    for (double f0 : {0.0, 0.2, 0.45, 0.7, 0.999}) {
+      for (double df : {1e-6, 0.01, 0.2}) {
+        if (f0 + df >= 1.0) continue;
+        auto ph = s.PhaseAtTime(f0 * s.contact_time());
+        double to_exit = 0;
+        REQUIRE(s.AdvancePhase(ph, df * s.contact_time(), to_exit));
+        CHECK(to_exit == doctest::Approx((1 - f0) * s.contact_time()).epsilon(1e-12));
+        const auto a = s.KinematicsAtPhase(ph), b = s.StateAtTime((f0 + df) * s.contact_time());
+        CHECK(std::abs(a.delta - b.delta) <= 1e-12 * s.max_overlap());
+        CHECK(std::abs(a.delta_dot - b.delta_dot) <= 1e-12 * 1.7);
+      }
+      auto ph = s.PhaseAtTime(f0 * s.contact_time());
+      double to_exit = 0;
+      CHECK_FALSE(s.AdvancePhase(ph, (1.0001 - f0) * s.contact_time(), to_exit));
+    }
     // energy books along the trajectory: E(t) decreases monotonically
     double e_prev = s.initial_energy() * (1 + 1e-14);
     for (const auto& st : s.Trajectory(40)) {
