@@ -132,16 +132,13 @@ StepResult ExactOscillatorStepper::DoStep(const MechanicalSystem& system, Mechan
   StepResult result;
   std::string why;
   const auto o = Structure(system, why);
-  if (!o) {
-    result.status = StepStatus::kFailed;
-    result.message = "exact stepper needs the power-law Tsuji oscillator: " + why;
-    return result;
-  }
-  if (state.q.size() != 1 || state.v.size() != 1) {
-    result.status = StepStatus::kFailed;
-    result.message = "exact stepper needs a 1-DOF state";
-    return result;
-  }
+  // Bad input (a system this scheme cannot solve) is an InvalidParameter naming the integrator [errors.h].
+  if (!o)
+    throw InvalidParameter("integrator", "\"exact\"",
+                           "a power-law oscillator with no or Tsuji-form damping and g = 0 (" + why + ")");
+  // (PowerLawOscillatorStructure promises a 1-DOF system; only q[0], v[0] are read.)
+  if (state.q.size() == 0 || state.v.size() == 0)
+    throw InvalidParameter("integrator", "\"exact\"", "a 1-DOF system (q, v of size 1)");
   const double c = o->overlap_per_coordinate;
   const MechanicalState start = state;
   double delta = c * state.q[0], delta_dot = c * state.v[0];

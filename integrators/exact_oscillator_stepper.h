@@ -11,8 +11,8 @@
 // statistics().rhs_evaluations counts evaluations of the exact solution (one per in-contact phase of a step).
 //
 // The system must implement PowerLawOscillatorStructure (models/contact_oscillator does); otherwise, or when
-// the laws are not power law + Tsuji-form damping, or g ≠ 0, DoStep returns kFailed naming the reason
-// (construction never fails, so the registry can list it). Over-damped states that are not on an entry
+// the laws are not power law + Tsuji-form damping, or g ≠ 0, Step throws InvalidParameter("integrator", ...)
+// naming the reason (construction never fails, so the registry can list it). Over-damped states that are not on an entry
 // trajectory (only reachable from hand-made initial states) follow their own exact segment
 // (lib/exact/overdamped_contact_segment.h), which may leave the wall.
 #pragma once
