@@ -147,3 +147,41 @@ TEST_CASE("exact stepper refuses systems it cannot solve, naming why") {
   s = kk->InitialState();
   CHECK_THROWS_WITH_AS((void)stepper.Step(*kk, s, 0.1), doctest::Contains("kuwabara_kono"), InvalidParameter);
 }
+
+TEST_CASE("ContactOscillator exposes its power-law Tsuji structure for every Tsuji-form damping") {
+  ContactOscillatorParameters op;
+  op.mass = 2.0;
+  const double k = 5.0, xi = 0.3;
+  auto alpha_of = [&](std::shared_ptr<const NormalContactLaw> el, std::shared_ptr<const DampingLaw> d) {
+    ContactOscillator osc(op, DampedNormalLaw{std::move(el), std::move(d)});
+    std::string why;
+    const auto s = osc.PowerLawOscillator(&why);
+    CAPTURE(why);
+    REQUIRE(s.has_value());
+    CHECK(s->mass == 2.0);
+    CHECK(s->stiffness == k);
+    CHECK(s->overlap_per_coordinate == -1.0);
+    return s->alpha;
+  };
+  for (double p : {1.0, 1.5, 2.0, 3.0}) {
+    auto el = std::make_shared<PowerLaw>(k, p);
+    // universal C = 2ξ√(m k_eff) is Tsuji with α = √(2(p+1)) ξ [THEORY.md §3]
+    CHECK(alpha_of(el, std::make_shared<UniversalDamping>(xi, 2.0, el)) ==
+          doctest::Approx(std::sqrt(2 * (p + 1)) * xi).epsilon(1e-14));
+    CHECK(alpha_of(el, std::make_shared<TsujiDamping>(0.7, 2.0, k, p)) == doctest::Approx(0.7).epsilon(1e-14));
+    CHECK(alpha_of(el, std::make_shared<NoDamping>()) == 0.0);
+  }
+  CHECK(alpha_of(std::make_shared<LinearLaw>(k), std::make_shared<LinearViscousDamping>(1.5)) ==
+        doctest::Approx(1.5 / std::sqrt(2.0 * k)).epsilon(1e-14));
+  CHECK(alpha_of(std::make_shared<PowerLaw>(k, 2.0), std::make_shared<KuwabaraKonoDamping>(0.4)) ==
+        doctest::Approx(0.4 / std::sqrt(2.0 * k)).epsilon(1e-14));
+  // not of the form: a Tsuji law bound to another exponent, linear dashpot on Hertz
+  std::string why;
+  ContactOscillator wrong_p(op, DampedNormalLaw{std::make_shared<PowerLaw>(k, 1.5),
+                                                std::make_shared<TsujiDamping>(0.7, 2.0, k, 2.5)});
+  CHECK_FALSE(wrong_p.PowerLawOscillator(&why).has_value());
+  CHECK(why.find("not bound") != std::string::npos);
+  ContactOscillator dashpot_hertz(op, DampedNormalLaw{std::make_shared<HertzLaw>(k), std::make_shared<LinearViscousDamping>(1.0)});
+  CHECK_FALSE(dashpot_hertz.PowerLawOscillator(&why).has_value());
+  CHECK(why.find("linear_viscous") != std::string::npos);
+}
