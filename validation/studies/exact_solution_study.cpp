@@ -183,6 +183,24 @@ StudyResult ExactSolutionStudy::Run(const StudyContext& ctx) const {
     result.tables_markdown.push_back(table.str());
   }
 
+  // 2b. Figure: exact trajectories, normalized (m = k = v₀ = 1, e = 0.5).
+  {
+    FigureSpec fig{"exact_trajectories", "Exact solution, e = 0.5, m = k = v0 = 1", "t / t_c", "delta / delta_max",
+                   false, false, {}};
+    for (double p : ps) {
+      const auto sol = FengPowerLawSolution::FromRestitution(1, 1, p, 0.5, 1);
+      std::ostringstream csv;
+      csv << "t_over_tc,delta_over_delta_max,delta_dot_over_v0\n" << std::setprecision(12);
+      for (const auto& st : sol.Trajectory(ctx.quick ? 101 : 401))
+        csv << st.t / sol.contact_time() << ',' << st.delta / sol.max_overlap() << ',' << st.delta_dot << '\n';
+      const std::string name = "exact_trajectory_p" + Num(p) + ".csv";
+      WriteFileAtomically(ctx.out_dir / name, csv.str());
+      fig.series.push_back({name, "t_over_tc", "delta_over_delta_max", "p = " + Num(p), "-"});
+    }
+    WriteFigureSpec(ctx.out_dir, fig);
+    result.figures.push_back("exact_trajectories.png");
+  }
+
   // 3. t_c ∝ v₀^(−(p−1)/(p+1)) measured with CVODE.
   {
     std::ostringstream table;
