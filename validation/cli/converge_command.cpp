@@ -64,6 +64,15 @@ void AddConvergeCommand(CLI::App& app, Action& action) {
       ModelInstance model = ModelRegistry().Get(sc.model).make(p);
       std::vector<std::unique_ptr<Integrator>> integrators;
       for (const auto& n : args->integrators) integrators.push_back(IntegratorRegistry().Get(n).make(p));
+      // The scenario's own run length and step are replaced by the exact contact and --dt-*; every other key
+      // must have been used by the model or an integrator (a typo is an error, as in `impactlab run`).
+      (void)p.GetDouble("t_end", 0.0);
+      (void)p.GetDouble("dt", 0.0);
+      (void)p.GetDouble("stop_after_separation", 0.0);
+      (void)p.GetDouble("output_every", 0.0);
+      if (auto unused = p.UnusedKeys(); !unused.empty())
+        throw InvalidParameter(unused.front(), ParameterSet::ToString(p.values().at(unused.front())),
+                               "a key of model \"" + sc.model + "\" or of the chosen integrators");
       const ExactReference ref = MakeExactReference(*model.system);
       std::vector<double> dts;
       for (int i = 0; i < args->levels; ++i)
