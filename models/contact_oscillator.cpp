@@ -1,5 +1,9 @@
 #include "contact_oscillator.h"
 
+#include <cmath>
+
+#include "contact/damping/viscous_dampers.h"
+#include "contact/power_law.h"
 #include "core/checks.h"
 
 namespace impactlab {
@@ -72,6 +76,40 @@ void ContactOscillator::ContactOverlaps(const MechanicalState& s, std::span<doub
 void ContactOscillator::Observe(const MechanicalState& s, std::vector<double>& values) const {
   const double delta = -s.q[0], delta_dot = -s.v[0];
   values = {delta, delta_dot, delta > 0.0 ? law_.Force(delta, delta_dot) : 0.0};
+}
+
+std::optional<PowerLawOscillatorParameters> ContactOscillator::PowerLawOscillator(std::string* why_not) const {
+  auto fail = [why_not](const std::string& reason) {
+    if (why_not) *why_not = reason;
+    return std::optional<PowerLawOscillatorParameters>{};
+  };
+  if (p_.gravity != 0.0) return fail("gravity = " + InvalidParameter::FormatNumber(p_.gravity) + " (must be 0)");
+  if (!dynamic_cast<const PowerLaw*>(law_.elastic.get()))
+    return fail("normal law '" + law_.elastic->name() + "' is not a power law F = k delta^p");
+  PowerLawOscillatorParameters out;
+  out.mass = p_.mass;
+  out.stiffness = law_.elastic->coefficient();
+  out.exponent = law_.elastic->exponent();
+  out.overlap_per_coordinate = -1.0;
+  const auto* d = law_.damping.get();
+  const double p = out.exponent;
+  const bool tsuji_form = dynamic_cast<const NoDamping*>(d) || dynamic_cast<const TsujiDamping*>(d) ||
+                          dynamic_cast<const UniversalDamping*>(d) ||
+                          (dynamic_cast<const LinearViscousDamping*>(d) && p == 1.0) ||
+                          (dynamic_cast<const KuwabaraKonoDamping*>(d) && p == 2.0);
+  if (!tsuji_form)
+    return fail("damping '" + d->name() + "' is not of the Tsuji form C = alpha sqrt(m k) delta^((p-1)/2) for p = " +
+                InvalidParameter::FormatNumber(p));
+  // α from C(1) = α √(m k); the form is checked at two more overlaps (a Tsuji law bound to another p or m
+  // would fail here).
+  const double scale = std::sqrt(out.mass * out.stiffness);
+  out.alpha = d->Coefficient(1.0) / scale;
+  for (double delta : {0.25, 4.0}) {
+    const double expected = out.alpha * scale * std::pow(delta, 0.5 * (p - 1.0));
+    if (std::abs(d->Coefficient(delta) - expected) > 1e-12 * std::max(1.0, std::abs(expected)))
+      return fail("damping '" + d->name() + "' is not bound to this oscillator's m, k, p");
+  }
+  return out;
 }
 
 }  // namespace impactlab

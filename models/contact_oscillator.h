@@ -15,6 +15,7 @@
 #include "contact/damped_normal_law.h"
 #include "system/constant_mass_system.h"
 #include "system/pair_potential_structure.h"
+#include "system/power_law_oscillator_structure.h"
 
 namespace impactlab {
 
@@ -26,7 +27,9 @@ struct ContactOscillatorParameters {
   void Validate() const;
 };
 
-class ContactOscillator final : public ConstantMassSystem, public PairPotentialStructure {
+class ContactOscillator final : public ConstantMassSystem,
+                                public PairPotentialStructure,
+                                public PowerLawOscillatorStructure {
  public:
   ContactOscillator(ContactOscillatorParameters parameters, DampedNormalLaw law);
 
@@ -57,6 +60,9 @@ class ContactOscillator final : public ConstantMassSystem, public PairPotentialS
   Eigen::VectorXd LinearPotentialCoefficients() const override {
     return Eigen::VectorXd::Constant(1, p_.mass * p_.gravity);
   }
+  /// {m, k, p, α} when the law is a power law with no / Tsuji-form damping (Tsuji, universal, linear
+  /// viscous at p = 1, Kuwabara–Kono at p = 2) and g = 0 [THEORY.md §3, §5]; nullopt otherwise.
+  std::optional<PowerLawOscillatorParameters> PowerLawOscillator(std::string* why_not) const override;
 
   const ContactOscillatorParameters& parameters() const { return p_; }
   const DampedNormalLaw& law() const { return law_; }

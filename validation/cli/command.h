@@ -13,5 +13,8 @@ void AddListCommand(CLI::App& app, Action& action);
 void AddRunCommand(CLI::App& app, Action& action);
 void AddValidateCommand(CLI::App& app, Action& action);
 void AddCalibrateCommand(CLI::App& app, Action& action);
+void AddExactCommand(CLI::App& app, Action& action);     // exact_command.cpp
+void AddDtcritCommand(CLI::App& app, Action& action);    // dtcrit_command.cpp
+void AddConvergeCommand(CLI::App& app, Action& action);  // converge_command.cpp
 
 }  // namespace impactlab::cli

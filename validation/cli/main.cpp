@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   impactlab::cli::AddRunCommand(app, action);
   impactlab::cli::AddValidateCommand(app, action);
   impactlab::cli::AddCalibrateCommand(app, action);
+  impactlab::cli::AddExactCommand(app, action);
+  impactlab::cli::AddDtcritCommand(app, action);
+  impactlab::cli::AddConvergeCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -45,6 +45,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
   });
   RegisterEfdaIntegrator(r);
   RegisterConservingIntegrators(r);
+  RegisterExactIntegrators(r);
   return r;
 }
 

@@ -48,6 +48,8 @@ void RegisterConservingIntegrators(Registry<IntegratorFactory>& registry);
 void RegisterConservingModels(Registry<ModelFactory>& registry);
 
 const Registry<IntegratorFactory>& IntegratorRegistry();
+/// "exact": Feng's exact oscillator stepper (registry/register_exact.cpp).
+void RegisterExactIntegrators(Registry<IntegratorFactory>& registry);
 const Registry<NormalLawFactory>& NormalLawRegistry();
 const Registry<DampingLawFactory>& DampingLawRegistry();
 const Registry<ModelFactory>& ModelRegistry();

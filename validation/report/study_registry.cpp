@@ -2,6 +2,7 @@
 #include "report/study.h"
 #include "studies/calibration_study.h"
 #include "studies/conservation_study.h"
+#include "studies/exact_solution_study.h"
 #include "studies/oscillator_comparison_study.h"
 #include "studies/seed000_table7_angles_study.h"
 #include "studies/seed000_table6_convergence_study.h"
@@ -34,6 +35,7 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<Seed002ThorntonStudy>());
   studies.push_back(std::make_unique<Seed002KharazStudy>());
   studies.push_back(std::make_unique<ChungOoiStudy>());
+  studies.push_back(std::make_unique<ExactSolutionStudy>());
   return studies;
 }
 
