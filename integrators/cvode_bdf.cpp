@@ -6,6 +6,8 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "core/checks.h"
@@ -54,6 +56,10 @@ struct CvodeBdf::Impl {
       if (!std::isfinite(N_VGetArrayPointer(ydot)[i])) return 1;  // recoverable: CVODE retries smaller
     return 0;
   }
+  std::string last_error;  // CVODE's last error message (kept for StepResult::message, not printed)
+  static void ErrorHandler(int, const char* module, const char* function, char* msg, void* user) {
+    static_cast<Impl*>(user)->last_error = std::string(module) + "/" + function + ": " + msg;
+  }
   static int Roots(sunrealtype t, N_Vector y, sunrealtype* g, void* user) {
     auto* self = static_cast<Impl*>(user);
     self->form->Unpack(N_VGetArrayPointer(y), t, self->scratch);
@@ -99,6 +105,7 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
     IMPACTLAB_DEMAND(CVodeInit(m.mem, Impl::Rhs, state.t, m.y) == CV_SUCCESS);
     IMPACTLAB_DEMAND(CVodeSStolerances(m.mem, options_.rel_tol, options_.abs_tol) == CV_SUCCESS);
     IMPACTLAB_DEMAND(CVodeSetUserData(m.mem, &m) == CV_SUCCESS);
+    IMPACTLAB_DEMAND(CVodeSetErrHandlerFn(m.mem, Impl::ErrorHandler, &m) == CV_SUCCESS);
     IMPACTLAB_DEMAND(CVodeSetMaxOrd(m.mem, options_.max_order) == CV_SUCCESS);
     IMPACTLAB_DEMAND(CVodeSetMaxNumSteps(m.mem, options_.max_internal_steps) == CV_SUCCESS);
     // The RHS jumps at contact exit (tensile damping force → 0); at tight tolerances the step that crosses
@@ -118,10 +125,27 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
   StepResult result;
   sunrealtype t_reached = state.t;
   std::vector<int> root_info(std::max(1, system.num_contacts()));
+  // State at the last root return: CVODE's root finder can stop with CV_ILL_INPUT ("root found at and very
+  // near t") when it resumes from a root at which δ evaluates to exactly 0 on both sides of its probe step.
+  // Restarting CVODE from the root state makes that root inactive at t0 (CVODE's documented behaviour),
+  // so the run continues; allowed at most twice per Step.
+  std::vector<double> y_root;
+  double t_root = state.t;
+  int root_restarts = 0;
   for (;;) {
     IMPACTLAB_DEMAND(CVodeSetStopTime(m.mem, t_out) == CV_SUCCESS);
     const int flag = CVode(m.mem, t_out, m.y, &t_reached, CV_NORMAL);
+    if (flag == CV_ILL_INPUT && !y_root.empty() && root_restarts < 2) {
+      ++root_restarts;
+      std::copy(y_root.begin(), y_root.end(), N_VGetArrayPointer(m.y));
+      IMPACTLAB_DEMAND(CVodeReInit(m.mem, t_root, m.y) == CV_SUCCESS);
+      m.rhs_evals_seen = m.steps_seen = m.nonlin_seen = m.jac_seen = m.fails_seen = 0;
+      continue;
+    }
     if (flag == CV_ROOT_RETURN) {
+      const double* yr = N_VGetArrayPointer(m.y);
+      y_root.assign(yr, yr + N_VGetLength(m.y));
+      t_root = t_reached;
       CVodeGetRootInfo(m.mem, root_info.data());
       MechanicalState at_root = state;
       m.form->Unpack(N_VGetArrayPointer(m.y), t_reached, at_root);
@@ -138,7 +162,7 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
     }
     if (flag < 0) {
       result.status = StepStatus::kFailed;
-      result.message = std::string("CVODE failed: ") + CVodeGetReturnFlagName(flag);
+      result.message = std::string("CVODE failed: ") + CVodeGetReturnFlagName(flag) + " (" + m.last_error + ")";
       m.Free();
       return result;
     }
