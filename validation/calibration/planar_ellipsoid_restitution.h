@@ -11,14 +11,17 @@
 // Check value (THEORY.md §10 row 1): (a, b, c) = (1, 0.6, 0.6), m = 1, I_yy = m(a²+c²)/5, θ = 30°
 // → r_x = 0.38431, h = 0.72111, m_n* = 0.6481 m.
 //
-// This is deliberately small and local to the calibration code: the full 3-D ellipsoid geometry (Σ, S_n,
-// section centroid) lives in lib/geometry/ on another branch; the two agree on this planar case and are
-// to be deduplicated at merge. e_E is templated so that Ceres Jets flow through it (AutoDiffCostFunction).
+// The geometry comes from lib/geometry/ellipsoid_plane_contact.h and the normal mass from
+// lib/dynamics/contact_mass.h; e_E is templated so that Ceres Jets flow through it (AutoDiffCostFunction).
 #pragma once
 
 #include <cmath>
 
+#include <Eigen/Core>
+
 #include "core/checks.h"
+#include "dynamics/contact_mass.h"
+#include "geometry/ellipsoid_plane_contact.h"
 
 namespace impactlab::calibration {
 
@@ -44,19 +47,25 @@ struct PlanarContactGeometry {
   double normal_mass = 0.0; ///< m_n* [kg]
 };
 
-/// Geometry and projected normal mass at first contact for a rotation θ [rad] about y.
+/// Geometry and projected normal mass at first contact for a rotation θ [rad] about y, from the shared
+/// ellipsoid–plane geometry (lib/geometry) and contact mass (lib/dynamics, Seed000 eqs. 10, 12).
 inline PlanarContactGeometry FirstContactGeometry(const PlanarEllipsoid& e, double theta) {
-  const double cs = std::cos(theta), sn = std::sin(theta);
-  const double ia2 = 1.0 / (e.a * e.a), ic2 = 1.0 / (e.c * e.c);
-  // R_y(θ) = [[c, 0, s], [0, 1, 0], [−s, 0, c]]; Q_ij = Σ_k R_ik R_jk / a_k².
-  const double q11 = cs * cs * ia2 + sn * sn * ic2;
-  const double q33 = sn * sn * ia2 + cs * cs * ic2;
-  const double q13 = -cs * sn * ia2 + sn * cs * ic2;
-  PlanarContactGeometry g;
-  g.h = 1.0 / std::sqrt(q33 - q13 * q13 / q11);
-  g.lever_x = q13 * g.h / q11;
-  g.normal_mass = 1.0 / (1.0 / e.mass + g.lever_x * g.lever_x / e.Iyy());
-  return g;
+  const EllipsoidShape shape{Eigen::Vector3d(e.a, e.b, e.c)};
+  const Eigen::Matrix3d rotation = AxisAngleRotation(Eigen::Vector3d::UnitY(), theta);
+  const PlaneWall wall;  // z = 0, n = e_z
+  const double h = EvaluateEllipsoidPlane(shape, Eigen::Vector3d::Zero(), rotation, wall).h;
+  const Eigen::Vector3d centre(0.0, 0.0, h);  // first touch: d = h
+  const EllipsoidPlaneGeometry g = EvaluateEllipsoidPlane(shape, centre, rotation, wall);
+  ContactBody body;
+  body.mass = e.mass;
+  // Only I_yy enters for a lever in the x–z plane and n = e_z (rotation about y keeps the y axis).
+  body.inertia = Eigen::Vector3d(e.Iyy(), e.Iyy(), e.Iyy()).asDiagonal();
+  body.lever = g.section_centroid - centre;
+  PlanarContactGeometry out;
+  out.h = g.h;
+  out.lever_x = body.lever.x();
+  out.normal_mass = ProjectedNormalMass(InverseEffectiveMassBodyWall(body), wall.normal);
+  return out;
 }
 
 /// e_E(e_cn) for a given mass ratio m_n*/m ∈ (0, 1]; T = double or ceres::Jet.
