@@ -57,18 +57,6 @@ Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b
   return q;
 }
 
-template <class Add>
-void AddPairBlock(const ContactTerm& t, const Eigen::MatrixXd& k, Add&& add) {
-  for (int r = 0; r < t.dim; ++r)
-    for (int c = 0; c < t.dim; ++c) {
-      const double v = k(r, c);
-      if (v == 0.0) continue;
-      add(t.first_a + r, t.first_a + c, v);
-      add(t.first_b + r, t.first_b + c, v);
-      add(t.first_a + r, t.first_b + c, -v);
-      add(t.first_b + r, t.first_a + c, -v);
-    }
-}
 
 }  // namespace
 

@@ -12,23 +12,6 @@ Eigen::VectorXd PairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
   return d;
 }
 
-namespace {
-
-// Calls add(i, j, value) for the dim×dim block pattern [[K, −K], [−K, K]] on (a, b).
-template <class Add>
-void AddPairBlock(const ContactTerm& t, const Eigen::MatrixXd& k, Add&& add) {
-  for (int r = 0; r < t.dim; ++r)
-    for (int c = 0; c < t.dim; ++c) {
-      const double v = k(r, c);
-      if (v == 0.0) continue;
-      add(t.first_a + r, t.first_a + c, v);
-      add(t.first_b + r, t.first_b + c, v);
-      add(t.first_a + r, t.first_b + c, -v);
-      add(t.first_b + r, t.first_a + c, -v);
-    }
-}
-
-}  // namespace
 
 double PairGap(const ContactTerm& t, const Eigen::VectorXd& q) {
   const Eigen::VectorXd u = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);

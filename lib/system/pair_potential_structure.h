@@ -71,4 +71,18 @@ Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure&
 /// Throws InvalidParameter when a term is malformed (null law, index out of range, dim < 1).
 void ValidateContactTerms(const PairPotentialStructure& s, Eigen::Index num_coordinates);
 
+// Calls add(i, j, value) for the dim×dim block pattern [[K, −K], [−K, K]] on (a, b).
+template <class Add>
+inline void AddPairBlock(const ContactTerm& t, const Eigen::MatrixXd& k, Add&& add) {
+  for (int r = 0; r < t.dim; ++r)
+    for (int c = 0; c < t.dim; ++c) {
+      const double v = k(r, c);
+      if (v == 0.0) continue;
+      add(t.first_a + r, t.first_a + c, v);
+      add(t.first_b + r, t.first_b + c, v);
+      add(t.first_a + r, t.first_b + c, -v);
+      add(t.first_b + r, t.first_a + c, -v);
+    }
+}
+
 }  // namespace impactlab
