@@ -8,6 +8,7 @@
 #include "contact/restitution_calibration.h"
 #include "core/checks.h"
 #include "integrators/cvode_bdf.h"
+#include "integrators/event_split_velocity_verlet.h"
 #include "integrators/odeint_runge_kutta.h"
 #include "integrators/odeint_symplectic_rkn.h"
 #include "integrators/velocity_verlet.h"
@@ -29,6 +30,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
   Registry<IntegratorFactory> r("integrator");
   r.Add("velocity_verlet", "explicit velocity Verlet (DEM), damping implicit in the end velocity",
         [](const ParameterSet&) { return std::make_unique<VelocityVerlet>(); });
+  r.Add("velocity_verlet_event", "velocity Verlet split at located contact onsets/releases (THEORY.md §12.3)", [](const ParameterSet&) { return std::make_unique<EventSplitVelocityVerlet>(); });
   r.Add("rk4", "classical Runge-Kutta 4 (Boost.Odeint), fixed step",
         [](const ParameterSet&) { return std::make_unique<OdeintRungeKutta>(OdeintMethod::kRk4); });
   r.Add("dopri5", "Dormand-Prince 5(4) adaptive (Boost.Odeint)",

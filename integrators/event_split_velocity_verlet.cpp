@@ -1,0 +1,199 @@
+#include "integrators/event_split_velocity_verlet.h"
+
+#include <algorithm>
+#include <boost/math/tools/roots.hpp>
+#include <cmath>
+
+namespace impactlab {
+
+IntegratorTraits EventSplitVelocityVerlet::traits() const {
+  IntegratorTraits t;
+  t.order = 2;
+  t.symplectic = false;  // sub-steps of state-dependent length
+  t.locates_events = true;
+  t.library = "impactlab";
+  t.reference = "velocity Verlet with event-located sub-steps (THEORY.md §12.3)";
+  t.damping_treatment =
+      "implicit in the end-of-sub-step velocity (fixed point), trapezoidal kick; one-sided (pre-/post-crossing) "
+      "forces at located contact onsets and releases";
+  return t;
+}
+
+void EventSplitVelocityVerlet::Overlaps(const MechanicalSystem& system, const MechanicalState& s) {
+  const int nc = system.num_contacts();
+  overlap_.assign(nc, 0.0);
+  rate_.assign(nc, 0.0);
+  if (nc > 0) system.ContactOverlaps(s, overlap_, rate_);
+}
+
+void EventSplitVelocityVerlet::Drift(const MechanicalSystem& system, const MechanicalState& start,
+                                     const Eigen::VectorXd& a_start, double tau, MechanicalState& out) {
+  out = start;
+  out.v = start.v + 0.5 * tau * a_start;  // v_½ of a sub-step of length τ
+  system.PositionRate(out, q_dot_);
+  out.q = start.q + tau * q_dot_;
+  out.v = start.v + tau * a_start;  // for the overlap rate only
+  out.t = start.t + tau;
+  system.NormalizeCoordinates(out);
+}
+
+const MechanicalState& EventSplitVelocityVerlet::OneSided(const MechanicalSystem& system, const MechanicalState& s,
+                                                          int contact, bool in, double h) {
+  Overlaps(system, s);
+  const double first = ((rate_[contact] >= 0.0) == in) ? 1.0 : -1.0;
+  Eigen::VectorXd qd(s.q.size());
+  system.PositionRate(s, qd);
+  for (double eps = kOneSidedFraction * h; eps <= 1e-5 * h * (1 + 1e-9); eps *= 10.0) {
+    for (double dir : {first, -first}) {
+      displaced_ = s;
+      displaced_.q = s.q + dir * eps * qd;
+      system.NormalizeCoordinates(displaced_);
+      Overlaps(system, displaced_);
+      if ((overlap_[contact] > 0.0) == in) return displaced_;
+    }
+  }
+  displaced_ = s;
+  return displaced_;
+}
+
+StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
+  const Eigen::Index nv = state.v.size();
+  const int nc = system.num_contacts();
+  a0_.resize(nv);
+  a1_.resize(nv);
+  q_dot_.resize(state.q.size());
+  const bool reuse = cache_valid_ && cached_state_.t == state.t && cached_state_.q == state.q &&
+                     cached_state_.v == state.v && cached_state_.z == state.z;
+  if (reuse) {
+    a0_ = cached_a_;
+  } else {
+    system.Acceleration(state, a0_);
+    ++stats_.rhs_evaluations;
+  }
+  cache_valid_ = false;
+  double p0 = system.DissipationPower(state);
+
+  Overlaps(system, state);
+  side_.resize(nc);
+  for (int i = 0; i < nc; ++i) side_[i] = overlap_[i] > 0.0;
+  std::vector<char> end_in(nc);
+
+  StepResult result;
+  double remaining = h;
+  int splits = 0;
+  int start_contact = -1;  // contact whose crossing the current sub-step starts on (-1: none)
+  for (;;) {
+    sub_start_ = state;
+    // --- earliest sign change of an overlap on the drift polynomial of the remaining interval ---
+    int crossing = -1;
+    double tau = remaining;
+    if (nc > 0 && splits < kMaxSplits) {
+      Drift(system, sub_start_, a0_, remaining, probe_);
+      Overlaps(system, probe_);
+      for (int i = 0; i < nc; ++i) end_in[i] = overlap_[i] > 0.0;
+      for (int i = 0; i < nc; ++i) {
+        if (end_in[i] == side_[i]) continue;
+        auto f = [&](double s) {
+          Drift(system, sub_start_, a0_, s, probe_);
+          Overlaps(system, probe_);
+          return overlap_[i];
+        };
+        // Left end of the bracket: τ = 0, or (when the start state is only at δ = 0 to root tolerance,
+        // e.g. right after a crossing) the first point a one-sided offset into the sub-step.
+        double left = 0.0;
+        double f_left = f(left);
+        if ((f_left > 0.0) != static_cast<bool>(side_[i]) || i == start_contact) {
+          left = std::min(kOneSidedFraction * h, 0.5 * remaining);
+          f_left = f(left);
+          if ((f_left > 0.0) != static_cast<bool>(side_[i])) continue;  // grazing: no resolvable crossing
+        }
+        const double f_right = f(remaining);
+        double root = remaining;
+        if (f_left == 0.0) {
+          root = left;
+        } else if (f_right != 0.0) {
+          boost::uintmax_t iterations = 200;
+          const double tol_abs = 1e-15 * h;
+          auto tol = [tol_abs](double l, double r) { return std::abs(r - l) <= tol_abs; };
+          try {
+            const auto [lo, hi] = boost::math::tools::toms748_solve(f, left, remaining, f_left, f_right, tol, iterations);
+            root = 0.5 * (lo + hi);
+          } catch (const std::exception&) {
+            continue;  // no bracket after all (round-off): no split for this contact
+          }
+        }
+        if (root < tau || crossing < 0) {
+          tau = root;
+          crossing = i;
+        }
+      }
+    }
+
+    // --- one velocity Verlet sub-step of length τ from (sub_start_, a0_, p0) ---
+    v_half_ = sub_start_.v + 0.5 * tau * a0_;
+    state.v = v_half_;
+    system.PositionRate(state, q_dot_);
+    state.q = sub_start_.q + tau * q_dot_;
+    state.t = sub_start_.t + tau;
+    system.NormalizeCoordinates(state);
+    system.UpdateHistory(sub_start_, state);
+    // End-of-sub-step forces: at a crossing, the one-sided limit of the side before it.
+    auto end_state = [&]() -> const MechanicalState& {
+      return crossing >= 0 ? OneSided(system, state, crossing, side_[crossing], h) : state;
+    };
+    state.v = v_half_ + 0.5 * tau * a0_;
+    const int max_iterations = system.velocity_dependent_forces() ? 50 : 1;
+    for (int it = 0; it < max_iterations; ++it) {
+      system.Acceleration(end_state(), a1_);
+      ++stats_.rhs_evaluations;
+      v_new_ = v_half_ + 0.5 * tau * a1_;
+      result.newton_iterations += 1;
+      if (max_iterations == 1) {
+        state.v = v_new_;
+        break;
+      }
+      const double change = (v_new_ - state.v).lpNorm<Eigen::Infinity>();
+      // Scale includes the start and half-step velocities and the kick, so that a fixed point near v = 0
+      // (maximum penetration) is not judged against a vanishing |v|.
+      const double scale =
+          std::max({v_new_.lpNorm<Eigen::Infinity>(), v_half_.lpNorm<Eigen::Infinity>(),
+                    sub_start_.v.lpNorm<Eigen::Infinity>(), 0.5 * tau * a1_.lpNorm<Eigen::Infinity>(), 1e-300});
+      state.v = v_new_;
+      if (change <= 1e-15 * scale) break;
+      if (it == max_iterations - 1) {
+        result.status = StepStatus::kRetrySmallerStep;
+        result.message = "velocity fixed point did not converge (damping too stiff for the sub-step)";
+        return result;
+      }
+    }
+    const double p1 = system.DissipationPower(end_state());
+    state.dissipated = sub_start_.dissipated + 0.5 * tau * (p0 + p1);
+    remaining -= tau;
+    ++stats_.internal_steps;
+
+    if (crossing < 0) {  // the sub-step reached the end of the step
+      cached_state_ = state;
+      cached_state_.t = step_start().t + h;
+      cached_a_ = a1_;
+      cache_valid_ = true;
+      break;
+    }
+    LocatedEvent event;
+    event.contact = crossing;
+    event.entering = !side_[crossing];
+    event.state = state;
+    result.events.push_back(std::move(event));
+    side_[crossing] = !side_[crossing];
+    ++splits;
+    if (remaining <= 0.0) break;  // crossing exactly at the step end
+    // Start of the next sub-step: the one-sided limit of the side after the crossing.
+    const MechanicalState& after = OneSided(system, state, crossing, side_[crossing], h);
+    system.Acceleration(after, a0_);
+    ++stats_.rhs_evaluations;
+    p0 = system.DissipationPower(after);
+    start_contact = crossing;
+  }
+  return result;
+}
+
+}  // namespace impactlab
