@@ -1,5 +1,7 @@
 #include "integrators/velocity_verlet.h"
 
+#include <algorithm>
+
 namespace impactlab {
 
 IntegratorTraits VelocityVerlet::traits() const {
@@ -51,7 +53,9 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
       break;
     }
     const double change = (v_new_ - state.v).lpNorm<Eigen::Infinity>();
-    const double scale = std::max(v_new_.lpNorm<Eigen::Infinity>(), 1e-300);
+    // Relative to the size of the kick as well as of v: near maximum overlap v ≈ 0 while h/2·a is not.
+    const double scale = std::max({v_new_.lpNorm<Eigen::Infinity>(), v_half_.lpNorm<Eigen::Infinity>(),
+                                   0.5 * h * a1_.lpNorm<Eigen::Infinity>(), 1e-300});
     state.v = v_new_;
     if (change <= 1e-15 * scale) break;
     if (it == max_iterations - 1) {
