@@ -232,3 +232,31 @@ TEST_CASE("sphere_pair: bad input names the key") {
   ParameterSet r = AlPair(0.4, 1.5);
   CHECK_THROWS_AS(SpherePairParametersFrom(r), InvalidParameter);
 }
+
+TEST_CASE("sphere_pair: history update is a pure function of (committed state, new positions)") {
+  // Rollback of a rejected step must be exact: the same (before, after.q) gives bit-identical history,
+  // whatever after.v and after.z were.
+  ParameterSet p = AlPair(0.4, 0.5);
+  p.Set("v1_t", 0.1);
+  p.Set("omega1_y", 3.0);
+  p.Set("omega2_x", -2.0);
+  const SpherePairImpactParameters sp = SpherePairParametersFrom(p);
+  SpherePairImpact sys(sp, SpherePairTangentialLawFrom(p, sp));
+  const double tc = kHertzDurationFactor * HertzDeltaMax(sp) / sp.approach_speed();
+  SimulationOptions o;
+  o.dt = tc / 500.0;
+  o.t_end = 0.3 * tc;  // mid-contact
+  VelocityVerlet vv;
+  const SimulationRecord rec = Simulate(sys, vv, sys.InitialState(), o, {});
+  const MechanicalState& before = rec.final_state;
+  REQUIRE(sys.Overlap(before.q) > 0.0);
+  MechanicalState a = before, b = before;
+  a.q += o.dt * before.v;
+  b.q = a.q;
+  b.v *= -3.0;
+  b.z.setConstant(7.0);
+  sys.UpdateHistory(before, a);
+  sys.UpdateHistory(before, b);
+  CHECK((a.z.array() == b.z.array()).all());
+  CHECK(a.z[SpherePairImpact::kFnPrev] > 0.0);  // in contact: the spring history was written
+}
