@@ -140,6 +140,7 @@ Registry<ModelFactory> MakeModelRegistry() {
   RegisterEllipsoidWallModel(r);
   RegisterPlanarModels(r);
   RegisterSphereWallModel(r);
+  RegisterSpherePairModel(r);
   RegisterConservingModels(r);
   return r;
 }

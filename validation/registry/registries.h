@@ -42,6 +42,8 @@ void RegisterEfdaIntegrator(Registry<IntegratorFactory>& registry);
 void RegisterPlanarModels(Registry<ModelFactory>& registry);
 /// The "sphere_wall" model (register_sphere_wall.cpp).
 void RegisterSphereWallModel(Registry<ModelFactory>& registry);
+/// The "sphere_pair" model (register_sphere_pair.cpp).
+void RegisterSpherePairModel(Registry<ModelFactory>& registry);
 /// Implicit baselines and conserving schemes (register_conserving.cpp).
 void RegisterConservingIntegrators(Registry<IntegratorFactory>& registry);
 /// two_body, bead_chain, disk_cloud (register_conserving_models.cpp).

@@ -13,6 +13,7 @@
 #include "studies/seed000_energy_partition_study.h"
 #include "studies/seed003_carom_study.h"
 #include "studies/chung_ooi_study.h"
+#include "studies/chung_ooi_pair_study.h"
 #include "studies/oscillator_comparison_study.h"
 #include "studies/seed002_kharaz_study.h"
 #include "studies/seed002_thornton_study.h"
@@ -35,6 +36,7 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<Seed002ThorntonStudy>());
   studies.push_back(std::make_unique<Seed002KharazStudy>());
   studies.push_back(std::make_unique<ChungOoiStudy>());
+  studies.push_back(std::make_unique<ChungOoiPairStudy>());
   studies.push_back(std::make_unique<ExactSolutionStudy>());
   return studies;
 }
