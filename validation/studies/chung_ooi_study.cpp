@@ -233,7 +233,7 @@ StudyResult ChungOoiStudy::Run(const StudyContext& ctx) const {
                                     "rigid-body theory", "Chung & Ooi 2011 Tests 4–6; THEORY.md §6",
                                     std::nullopt, worst_gross, 0.01));
   result.narrative =
-      "Tests 7–8 (two spinning spheres) are not run: the sphere–wall model has one body. In the sticking regime "
+      "Tests 7–8 (two spinning spheres) are in the study chung_ooi_pair (two-sphere model). In the sticking regime "
       "the laws differ from the rigid (β₀ = 0) line by the elastic tangential rebound, as in Chung & Ooi's Figs.";
   return result;
 }

@@ -5,8 +5,8 @@
 //              plotted for every tangential law.
 // Test 1 (two identical spheres, ±10 m/s) is run as the equivalent one-body problem: radius R* = R/2,
 // mass m* = m/2 (density 4ρ), wall of the same material (E* = E/(2(1−ν²))), speed 20 m/s. Tests 2–6 use a
-// rigid plane, E* = E/(1−ν²) of the sphere. Tests 7–8 (two spinning spheres) need a two-sphere model and
-// are not run.
+// rigid plane, E* = E/(1−ν²) of the sphere. Tests 7–8 (two spinning spheres) run on the
+// two-sphere model in validation/studies/chung_ooi_pair_study.h.
 #pragma once
 
 #include "report/study.h"
