@@ -137,18 +137,10 @@ SpherePairContact SpherePairImpact::EvaluateContact(const MechanicalState& s, st
   const Eigen::Vector3d dphi1 = s.q.segment<3>(kPhi1) - s.z.segment<3>(kPhi1Prev);
   const Eigen::Vector3d dphi2 = s.q.segment<3>(kPhi2) - s.z.segment<3>(kPhi2Prev);
   const Eigen::Vector3d spin = (p_.radius1 - quarter) * dphi1 + (p_.radius2 - quarter) * dphi2;
-  Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  if (delta_prev > 0.0) {
-    k.delta_n_prev = delta_prev;
-    k.normal_force_prev = s.z[kFnPrev];
-  } else {
-    // First in-contact step: only the part of the step after first touch (linear in δ) loads the spring.
-    ds *= c.delta_n / (c.delta_n - delta_prev);
-  }
-  k.displacement_increment = ds;
-  const int nh = law_->history_size();
-  std::span<const double> z_prev(s.z.data() + kLaw, static_cast<size_t>(nh));
-  c.tangential = law_->Evaluate(k, z_prev, law_out.subspan(0, static_cast<size_t>(nh)));
+  const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
+  const auto nh = static_cast<size_t>(law_->history_size());
+  c.tangential = EvaluateTangentialStep(*law_, k, ds, delta_prev, s.z[kFnPrev],
+                                        std::span<const double>(s.z.data() + kLaw, nh), law_out.subspan(0, nh));
   return c;
 }
 

@@ -35,4 +35,18 @@ TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const E
   return r;
 }
 
+TangentialResponse EvaluateTangentialStep(const TangentialLaw& law, TangentialKinematics& k,
+                                          Eigen::Vector3d displacement_increment, double delta_prev,
+                                          double normal_force_prev, std::span<const double> z_prev,
+                                          std::span<double> z_next) {
+  if (delta_prev > 0.0) {
+    k.delta_n_prev = delta_prev;
+    k.normal_force_prev = normal_force_prev;
+  } else {
+    displacement_increment *= k.delta_n / (k.delta_n - delta_prev);
+  }
+  k.displacement_increment = displacement_increment;
+  return law.Evaluate(k, z_prev, z_next);
+}
+
 }  // namespace impactlab

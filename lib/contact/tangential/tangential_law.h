@@ -84,4 +84,13 @@ TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const E
                                         double k_store, double stored_prev, double mu, double normal_force,
                                         const Eigen::Vector3d& displacement_increment);
 
+/// One step of a contact whose model keeps the last committed (δ_n, elastic F_n) in its history: fills
+/// k.delta_n_prev / k.normal_force_prev when the contact was already active; on the first in-contact step
+/// (delta_prev ≤ 0) only the part of the increment after first touch (linear in δ) loads the spring.
+/// Sets k.displacement_increment to the increment used and returns the law's response.
+TangentialResponse EvaluateTangentialStep(const TangentialLaw& law, TangentialKinematics& k,
+                                          Eigen::Vector3d displacement_increment, double delta_prev,
+                                          double normal_force_prev, std::span<const double> z_prev,
+                                          std::span<double> z_next);
+
 }  // namespace impactlab
