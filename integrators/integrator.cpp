@@ -6,25 +6,28 @@
 
 namespace impactlab {
 
-StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& state, double h) {
-  if (!(std::isfinite(h) && h > 0.0)) throw InvalidParameter("dt", h, "> 0 and finite");
-  step_start_ = state;  // reuses storage when sizes match
-  const MechanicalState& saved = step_start_;
-  const double t_target = saved.t + h;
-  StepResult result;
+StepResult Integrator::CallDoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   try {
-    result = DoStep(system, state, h);
+    return DoStep(system, state, h);
   } catch (const InvalidParameter&) {
-    state = saved;
+    state.AssignFrom(step_start_);
     throw;
   }
+}
+
+StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& state, double h) {
+  if (!(std::isfinite(h) && h > 0.0)) throw InvalidParameter("dt", h, "> 0 and finite");
+  step_start_.AssignFrom(state);  // reuses storage when sizes match
+  const MechanicalState& saved = step_start_;
+  const double t_target = saved.t + h;
+  StepResult result = CallDoStep(system, state, h);
   if (result.status == StepStatus::kAccepted && !state.IsFinite()) {
     result.status = StepStatus::kRetrySmallerStep;
     result.message = "non-finite state after step (t = " + std::to_string(saved.t) + ", h = " +
                      std::to_string(h) + ")";
   }
   if (result.status != StepStatus::kAccepted) {
-    state = saved;
+    state.AssignFrom(saved);
     ++stats_.rejected_steps;
     return result;
   }

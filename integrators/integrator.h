@@ -89,6 +89,7 @@ class Integrator {
 
  private:
   virtual StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) = 0;
+  StepResult CallDoStep(const MechanicalSystem& system, MechanicalState& state, double h);  // restores on throw
   MechanicalState step_start_;
 };
 

@@ -1,6 +1,8 @@
 #include "integrators/newton_solver.h"
 
+#include <Eigen/LU>
 #include <Eigen/SparseLU>
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.h"
@@ -21,23 +23,59 @@ void NewtonOptions::Validate() const {
 
 namespace {
 
-// Solves (A + u wᵀ) d = b by Sherman–Morrison on the sparse LU of A.
-bool SolveLinear(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d) {
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
-  Eigen::SparseMatrix<double> a = j.matrix;
-  a.makeCompressed();
-  lu.analyzePattern(a);
-  lu.factorize(a);
-  if (lu.info() != Eigen::Success) return false;
-  d = lu.solve(b);
-  if (j.u.size() > 0) {
-    const Eigen::VectorXd z = lu.solve(j.u);
+// Linear solves of one Newton solve. (A + u wᵀ) d = b by Sherman–Morrison on an LU of A: dense partial-pivoting
+// LU for small systems (the sparse machinery costs more than the arithmetic there), Eigen::SparseLU otherwise,
+// with the symbolic analysis (COLAMD ordering) reused while the sparsity pattern does not change.
+class LinearSolver {
+ public:
+  bool Solve(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d) {
+    const Eigen::Index n = j.matrix.rows();
+    if (n <= kDenseLimit) {
+      dense_lu_.compute(Eigen::MatrixXd(j.matrix));  // a singular matrix shows up as a non-finite d
+      d = dense_lu_.solve(b);
+      if (j.u.size() > 0) {
+        const Eigen::VectorXd z = dense_lu_.solve(j.u);
+        if (!ShermanMorrison(j, z, d)) return false;
+      }
+      return d.allFinite();
+    }
+    Eigen::SparseMatrix<double> a = j.matrix;
+    a.makeCompressed();
+    if (!SamePattern(a)) {
+      sparse_lu_.analyzePattern(a);
+      pattern_ = a;
+      analysed_ = true;
+    }
+    sparse_lu_.factorize(a);
+    if (sparse_lu_.info() != Eigen::Success) return false;
+    d = sparse_lu_.solve(b);
+    if (j.u.size() > 0) {
+      const Eigen::VectorXd z = sparse_lu_.solve(j.u);
+      if (!ShermanMorrison(j, z, d)) return false;
+    }
+    return d.allFinite();
+  }
+
+ private:
+  static constexpr Eigen::Index kDenseLimit = 24;
+  static bool ShermanMorrison(const NewtonJacobian& j, const Eigen::VectorXd& z, Eigen::VectorXd& d) {
     const double denom = 1.0 + j.w.dot(z);
     if (!(std::abs(denom) > 1e-14)) return false;
     d -= z * (j.w.dot(d) / denom);
+    return true;
   }
-  return d.allFinite();
-}
+  bool SamePattern(const Eigen::SparseMatrix<double>& a) const {
+    if (!analysed_ || a.rows() != pattern_.rows() || a.cols() != pattern_.cols() ||
+        a.nonZeros() != pattern_.nonZeros())
+      return false;
+    return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + a.outerSize() + 1, pattern_.outerIndexPtr()) &&
+           std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), pattern_.innerIndexPtr());
+  }
+  Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> sparse_lu_;
+  Eigen::SparseMatrix<double> pattern_;
+  bool analysed_ = false;
+};
 
 }  // namespace
 
@@ -47,6 +85,7 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
   const Eigen::Index n = x.size();
   Eigen::VectorXd r(n), r_trial(n), d(n), x_trial(n);
   NewtonJacobian jac;
+  LinearSolver linear;
   step_scale = std::max(step_scale, 1e-300);
   for (int it = 0;; ++it) {
     const double scale = std::max(system.Evaluate(x, r, &jac), 1e-300);
@@ -67,7 +106,7 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
                     " relative)";
       return rep;
     }
-    if (!SolveLinear(jac, -r, d)) {
+    if (!linear.Solve(jac, -r, d)) {
       rep.message = "singular Newton matrix";
       return rep;
     }

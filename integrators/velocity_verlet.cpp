@@ -15,59 +15,68 @@ IntegratorTraits VelocityVerlet::traits() const {
 }
 
 StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
+  // Plain index loops instead of Eigen expressions: for the 1–12 dof models the expression set-up costs more
+  // than the arithmetic (callgrind, docs/performance.md); for long vectors the loops vectorise all the same.
   const Eigen::Index nv = state.v.size();
-  a0_.resize(nv);
-  a1_.resize(nv);
-  q_dot_.resize(state.q.size());
-  // a_n is the a_{n+1} of the previous step when the state is the one that step returned (FSAL).
-  const bool reuse = cache_valid_ && cached_state_.t == state.t && cached_state_.q == state.q &&
-                     cached_state_.v == state.v && cached_state_.z == state.z;
-  if (reuse) {
-    a0_.swap(a1_);
-  } else {
-    system.Acceleration(state, a0_);
-    ++stats_.rhs_evaluations;
-  }
   const MechanicalState& before = step_start();
-  const double p0 = system.DissipationPower(before);
+  if (a0_.size() != nv) {
+    a0_.resize(nv);
+    a1_.resize(nv);
+    v_half_.resize(nv);
+  }
+  if (q_dot_.size() != state.q.size()) q_dot_.resize(state.q.size());
+  // a_n and P_n are the a_{n+1}, P_{n+1} of the previous step when the state is the one it returned (FSAL).
+  double p0 = 0.0;
+  if (cache_valid_ && cached_state_.SameValues(before)) {
+    a0_.swap(a1_);
+    p0 = cached_power_;
+  } else {
+    system.Acceleration(before, a0_);
+    ++stats_.rhs_evaluations;
+    p0 = system.DissipationPower(before);
+  }
+  cache_valid_ = false;
 
-  v_half_ = state.v + 0.5 * h * a0_;
-  state.v = v_half_;  // drift with the half-step velocity
+  const double half_h = 0.5 * h;
+  for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] = before.v[i] + half_h * a0_[i];  // drift with v½
   system.PositionRate(state, q_dot_);
-  state.q += h * q_dot_;
+  for (Eigen::Index i = 0; i < q_dot_.size(); ++i) state.q[i] += h * q_dot_[i];
   state.t = before.t + h;
   system.NormalizeCoordinates(state);
   system.UpdateHistory(before, state);
 
   // Implicit-in-velocity kick: v = v_half + h/2 a(q_{n+1}, v); explicit predictor v_half + h/2 a_n.
-  state.v = v_half_ + 0.5 * h * a0_;
+  for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a0_[i];
   StepResult result;
-  const int max_iterations = system.velocity_dependent_forces() ? 50 : 1;
-  for (int it = 0; it < max_iterations; ++it) {
+  if (!system.velocity_dependent_forces()) {
     system.Acceleration(state, a1_);
     ++stats_.rhs_evaluations;
-    v_new_ = v_half_ + 0.5 * h * a1_;
-    result.newton_iterations = it + 1;
-    if (max_iterations == 1) {
+    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a1_[i];
+    result.newton_iterations = 1;
+  } else {
+    constexpr int kMaxIterations = 50;
+    for (int it = 0; it < kMaxIterations; ++it) {
+      system.Acceleration(state, a1_);
+      ++stats_.rhs_evaluations;
+      v_new_ = v_half_ + half_h * a1_;
+      result.newton_iterations = it + 1;
+      const double change = (v_new_ - state.v).lpNorm<Eigen::Infinity>();
+      // Relative to the size of the kick as well as of v: near maximum overlap v ≈ 0 while h/2·a is not.
+      const double scale = std::max({v_new_.lpNorm<Eigen::Infinity>(), v_half_.lpNorm<Eigen::Infinity>(),
+                                     half_h * a1_.lpNorm<Eigen::Infinity>(), 1e-300});
       state.v = v_new_;
-      break;
-    }
-    const double change = (v_new_ - state.v).lpNorm<Eigen::Infinity>();
-    // Relative to the size of the kick as well as of v: near maximum overlap v ≈ 0 while h/2·a is not.
-    const double scale = std::max({v_new_.lpNorm<Eigen::Infinity>(), v_half_.lpNorm<Eigen::Infinity>(),
-                                   0.5 * h * a1_.lpNorm<Eigen::Infinity>(), 1e-300});
-    state.v = v_new_;
-    if (change <= 1e-15 * scale) break;
-    if (it == max_iterations - 1) {
-      result.status = StepStatus::kRetrySmallerStep;
-      result.message = "velocity fixed point did not converge (damping too stiff for h)";
-      cache_valid_ = false;
-      return result;
+      if (change <= 1e-15 * scale) break;
+      if (it == kMaxIterations - 1) {
+        result.status = StepStatus::kRetrySmallerStep;
+        result.message = "velocity fixed point did not converge (damping too stiff for h)";
+        return result;
+      }
     }
   }
-  state.dissipated = before.dissipated + 0.5 * h * (p0 + system.DissipationPower(state));
-  cached_state_ = state;
-  cached_state_.t = before.t + h;
+  const double p1 = system.DissipationPower(state);
+  state.dissipated = before.dissipated + half_h * (p0 + p1);
+  cached_state_.AssignFrom(state);
+  cached_power_ = p1;
   cache_valid_ = true;
   return result;
 }

@@ -26,6 +26,7 @@ class VelocityVerlet final : public Integrator {
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
   bool cache_valid_ = false;
   MechanicalState cached_state_;
+  double cached_power_ = 0.0;  ///< P(cached_state_)
   // Work vectors (members so that a step allocates nothing once sizes are known).
   Eigen::VectorXd a0_, a1_, v_half_, q_dot_, v_new_;
 };

@@ -19,6 +19,7 @@ ContactOscillator::ContactOscillator(ContactOscillatorParameters parameters, Dam
     : p_(parameters), law_(std::move(law)) {
   p_.Validate();
   if (!law_.elastic || !law_.damping) throw InvalidParameter("normal_law", "<null>", "an elastic and a damping law");
+  damped_ = law_.damping->name() != "none";
   ContactTerm wall;
   wall.kind = ContactTerm::Kind::kWall;
   wall.wall_gradient = {{0, -1.0}};  // δ = −y

@@ -44,7 +44,7 @@ class ContactOscillator final : public ConstantMassSystem,
   void ExternalForce(double t, Eigen::Ref<Eigen::VectorXd> f) const override;
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   double DissipationPower(const MechanicalState& s) const override;
-  bool velocity_dependent_forces() const override { return law_.damping->name() != "none"; }
+  bool velocity_dependent_forces() const override { return damped_; }
   double PotentialEnergy(const MechanicalState& s) const override;
 
   int num_contacts() const override { return 1; }
@@ -70,6 +70,7 @@ class ContactOscillator final : public ConstantMassSystem,
  private:
   ContactOscillatorParameters p_;
   DampedNormalLaw law_;
+  bool damped_ = false;  ///< law_.damping is not "none" (cached: asked every step)
   std::vector<ContactTerm> terms_;
 };
 

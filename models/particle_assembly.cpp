@@ -22,6 +22,7 @@ ParticleAssembly::ParticleAssembly(int dim, std::vector<double> masses, std::vec
   if (reference_.size() != static_cast<Eigen::Index>(dim_) * static_cast<Eigen::Index>(mass_.size()))
     throw InvalidParameter("reference_positions", static_cast<double>(reference_.size()), "dim * num_bodies entries");
   if (!law_.elastic || !law_.damping) throw InvalidParameter("normal_law", "<null>", "an elastic and a damping law");
+  damped_ = law_.damping->name() != "none";
   const int n = num_bodies();
   terms_.reserve(pairs.size());
   for (const auto& [a, b] : pairs) {

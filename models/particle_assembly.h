@@ -37,7 +37,7 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const override {
     return StructureDampingMatrix(*this, q);
   }
-  bool velocity_dependent_forces() const override { return law_.damping->name() != "none"; }
+  bool velocity_dependent_forces() const override { return damped_; }
 
   int num_contacts() const override { return static_cast<int>(terms_.size()); }
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
@@ -68,6 +68,7 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   std::vector<double> mass_, radius_;
   Eigen::VectorXd reference_;
   DampedNormalLaw law_;
+  bool damped_ = false;  ///< law_.damping is not "none" (cached: asked every step)
   std::vector<ContactTerm> terms_;
 };
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 
 namespace impactlab {
@@ -23,7 +24,45 @@ struct MechanicalState {
   double dissipated = 0.0;
 
   bool IsFinite() const {
-    return std::isfinite(t) && std::isfinite(dissipated) && q.allFinite() && v.allFinite() && z.allFinite();
+    return std::isfinite(t) && std::isfinite(dissipated) && AllFinite(q) && AllFinite(v) && AllFinite(z);
+  }
+
+  /// Copies `other` into this state, reusing storage when sizes match. Same result as operator=, written as
+  /// plain loops because Eigen's vectorised assignment costs more than the copy for the tiny vectors of
+  /// one- and few-body models (measured: docs/performance.md).
+  void AssignFrom(const MechanicalState& other) {
+    t = other.t;
+    dissipated = other.dissipated;
+    CopyValues(other.q, q);
+    CopyValues(other.v, v);
+    CopyValues(other.z, z);
+  }
+
+  /// Bitwise-equal values (t, q, v, z; `dissipated` is bookkeeping and not compared).
+  bool SameValues(const MechanicalState& other) const {
+    return t == other.t && EqualValues(q, other.q) && EqualValues(v, other.v) && EqualValues(z, other.z);
+  }
+
+ private:
+  static bool AllFinite(const Eigen::VectorXd& x) {
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+      if (!std::isfinite(x[i])) return false;
+    return true;
+  }
+  static void CopyValues(const Eigen::VectorXd& from, Eigen::VectorXd& to) {
+    const Eigen::Index n = from.size();
+    if (to.size() != n) to.resize(n);
+    const double* src = from.data();
+    double* dst = to.data();
+    if (n <= kSmallSize) {  // inline copy: a memcpy call costs more than copying a few doubles
+      for (Eigen::Index i = 0; i < n && i < kSmallSize; ++i) dst[i] = src[i];
+    } else {
+      std::copy_n(src, n, dst);
+    }
+  }
+  static constexpr Eigen::Index kSmallSize = 8;
+  static bool EqualValues(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    return a.size() == b.size() && std::equal(a.data(), a.data() + a.size(), b.data());
   }
 };
 

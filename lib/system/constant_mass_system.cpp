@@ -30,7 +30,9 @@ void ConstantMassSystem::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen
   PotentialGradient(s.q, g);
   ExternalForce(s.t, f);
   f -= g;
-  f.noalias() -= DampingMatrix(s.q) * s.v;
+  // Without velocity-dependent forces C = 0 by definition (MechanicalSystem::velocity_dependent_forces):
+  // skip assembling the sparse damping matrix.
+  if (velocity_dependent_forces()) f.noalias() -= DampingMatrix(s.q) * s.v;
   v_dot = f.cwiseQuotient(MassDiagonal());
 }
 
@@ -39,6 +41,7 @@ double ConstantMassSystem::KineticEnergy(const MechanicalState& s) const {
 }
 
 double ConstantMassSystem::DissipationPower(const MechanicalState& s) const {
+  if (!velocity_dependent_forces()) return 0.0;  // C = 0
   return s.v.dot(DampingMatrix(s.q) * s.v);
 }
 

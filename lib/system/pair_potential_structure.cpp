@@ -5,6 +5,16 @@
 #include "core/errors.h"
 
 namespace impactlab {
+namespace {
+/// A pair separation of dimension ≤ 3 on the stack (the per-term heap vectors dominated a chain step).
+using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 3, 1>;
+
+SmallVector SmallPairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
+  SmallVector d = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  if (t.pair_offset.size() > 0) d += t.pair_offset;
+  return d;
+}
+}  // namespace
 
 Eigen::VectorXd PairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
   Eigen::VectorXd d = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
@@ -14,9 +24,10 @@ Eigen::VectorXd PairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
 
 
 double PairGap(const ContactTerm& t, const Eigen::VectorXd& q) {
-  const Eigen::VectorXd u = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  if (t.dim > 3) throw InvalidParameter("pair term dim", t.dim, "1, 2 or 3");
+  const SmallVector u = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
   if (t.pair_offset.size() == 0) return t.radius_sum - u.norm();
-  const Eigen::VectorXd d = t.pair_offset + u;
+  const SmallVector d = t.pair_offset + u;
   const double reference = t.radius_sum * t.radius_sum - t.pair_offset.squaredNorm();
   return (reference - 2.0 * t.pair_offset.dot(u) - u.squaredNorm()) / (t.radius_sum + d.norm());
 }
@@ -51,7 +62,7 @@ void StructurePotentialGradient(const PairPotentialStructure& s, const Eigen::Ve
     if (t.kind == ContactTerm::Kind::kWall) {
       for (const auto& [j, g] : t.wall_gradient) gradient[j] += f * g;
     } else {
-      const Eigen::VectorXd d = PairSeparation(t, q);
+      const SmallVector d = SmallPairSeparation(t, q);
       const double r = d.norm();
       if (r == 0.0) continue;  // coincident centres: direction undefined, no force
       // ∇_b δ = −d/r, ∇_a δ = +d/r

@@ -1,0 +1,227 @@
+#include "bench/bench_suite.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "bench/exact_benchmarks.h"
+#include "bench/model_benchmarks.h"
+#include "bench/peer_benchmarks.h"
+#include "core/errors.h"
+#include "registry/registries.h"
+
+namespace impactlab::bench {
+namespace {
+
+const std::vector<std::string> kGroups = {"peers", "models", "implicit", "chain", "exact", "sweep"};
+
+bool Selected(const BenchOptions& o, const std::string& group) {
+  return o.only.empty() || std::find(o.only.begin(), o.only.end(), group) != o.only.end();
+}
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+nlohmann::json Machine() {
+  return {{"cpu", CpuModel()},
+          {"hardware_threads", std::thread::hardware_concurrency()},
+          {"compiler", std::string("g++ ") + __VERSION__},
+#ifdef NDEBUG
+          {"build", "optimised (NDEBUG)"},
+#else
+          {"build", "debug (assertions on): timings are not representative"},
+#endif
+          {"note", "wall-clock timings; other jobs on the machine inflate absolute times, ratios less so"}};
+}
+
+void AddTarget(nlohmann::json& targets, const std::string& key, const nlohmann::json& value, const std::string& target,
+               bool met, const std::string& note = "") {
+  targets.push_back({{"key", key}, {"value", value}, {"target", target}, {"met", met}, {"note", note}});
+}
+
+}  // namespace
+
+nlohmann::json RunBenchSuite(const BenchOptions& o) {
+  for (const auto& g : o.only)
+    if (std::find(kGroups.begin(), kGroups.end(), g) == kGroups.end())
+      throw InvalidParameter("--only", g, "one of peers, models, implicit, chain, exact, sweep");
+  for (const auto& name : o.integrators) (void)IntegratorRegistry().Get(name);  // unknown names fail first
+  TimingOptions timing;
+  timing.repetitions = o.quick ? std::min(o.repetitions, 3) : o.repetitions;
+  timing.min_seconds = o.quick ? 0.02 : 0.05;
+  TimingOptions slow = timing;  // the model matrix: many entries, fewer repetitions
+  slow.repetitions = std::min(timing.repetitions, 3);
+  slow.min_seconds = 0.01;
+
+  nlohmann::json out;
+  out["machine"] = Machine();
+  out["quick"] = o.quick;
+  out["repetitions"] = timing.repetitions;
+  nlohmann::json targets = nlohmann::json::array();
+
+  if (Selected(o, "peers")) {
+    if (o.progress) std::cerr << "bench: peers (hand loop, Boost.Odeint, CVODE at matched accuracy)\n";
+    const nlohmann::json peers = RunPeerBenchmarks(timing);
+    out["peers"] = peers;
+    for (const char* k : {"verlet_vs_hand_loop_ratio", "verlet_vs_odeint_ratio", "rk4_vs_odeint_ratio",
+                          "cvode_vs_verlet_matched_accuracy_ratio"})
+      out[k] = peers[k];
+    const double hand = peers["verlet_vs_hand_loop_ratio"], odeint = peers["verlet_vs_odeint_ratio"];
+    AddTarget(targets, "verlet_vs_hand_loop_ratio", hand, "<= 1.3", hand <= 1.3);
+    AddTarget(targets, "verlet_vs_odeint_ratio", odeint, "<= 1.1", odeint <= 1.1);
+  }
+  if (Selected(o, "implicit")) {
+    if (o.progress) std::cerr << "bench: Simo-Tarnow vs velocity Verlet at the critical step\n";
+    const nlohmann::json st = RunSimoTarnowVsVerlet(timing);
+    out["simo_tarnow_vs_verlet"] = st;
+    out["simo_tarnow_vs_verlet_ratio"] = st["simo_tarnow_vs_verlet_ratio"];
+    out["simo_tarnow_newton_iterations_mean"] = st["simo_tarnow_newton_iterations_mean"];
+    const double r = st["simo_tarnow_vs_verlet_ratio"], n = st["simo_tarnow_newton_iterations_mean"];
+    AddTarget(targets, "simo_tarnow_vs_verlet_ratio", r, "<= 6", r <= 6.0);
+    AddTarget(targets, "simo_tarnow_newton_iterations_mean", n, "<= 3", n <= 3.0);
+  }
+  if (Selected(o, "chain")) {
+    const std::vector<int> sizes = {100, 1000, 10000};
+    const nlohmann::json chain = RunChainScaling(sizes, slow, o.progress);
+    nlohmann::json per_bead;
+    for (const auto& [name, by_n] : chain.items()) {
+      for (const auto& [n, spread] : by_n.items()) per_bead[name][n] = spread["median"];
+      const double small = by_n["100"]["median"], large = by_n["10000"]["median"];
+      const double growth = large / small;
+      per_bead[name]["growth_100_to_10000"] = growth;
+      AddTarget(targets, "chain_ns_per_bead_step." + name + " (N = 1e4 vs 1e2)", growth, "within 20 % (0.8 .. 1.2)",
+                growth >= 0.8 && growth <= 1.2);
+    }
+    out["chain_ns_per_bead_step"] = per_bead;
+    out["chain_ns_per_bead_step_spread"] = chain;
+  }
+  if (Selected(o, "exact")) {
+    if (o.progress) std::cerr << "bench: exact solution vs CVODE\n";
+    const nlohmann::json ex = RunExactBenchmarks(timing);
+    out["exact"] = ex;
+    out["exact_restitution_ns"] = ex["exact_restitution_ns"];
+    out["exact_vs_cvode_speedup"] = ex["exact_vs_cvode_speedup"];
+    const double ns = ex["exact_restitution_ns"];
+    AddTarget(targets, "exact_restitution_ns", ns, "<= 1000 ns", ns <= 1000.0);
+  }
+  if (Selected(o, "models")) {
+    std::vector<std::string> names = o.integrators;
+    if (names.empty())
+      for (const auto& [name, entry] : IntegratorRegistry().entries()) names.push_back(name);
+    out["models"] = RunModelBenchmarks(DefaultBenchModels(o.quick), names, slow, o.progress);
+  }
+  out["targets"] = targets;
+  return out;
+}
+
+std::string FormatBenchReport(const nlohmann::json& r) {
+  std::ostringstream os;
+  os << std::setprecision(4);
+  auto spread = [](const nlohmann::json& s) {
+    std::ostringstream o;
+    o << std::setprecision(4) << s["median"].get<double>() << " (" << s["min"].get<double>() << " .. "
+      << s["max"].get<double>() << ")";
+    return o.str();
+  };
+  if (r.contains("peers")) {
+    const auto& p = r["peers"];
+    os << "## Same-run peer ratios (median (min .. max) over repetitions)\n\n"
+       << "| comparison | ours [ns/item] | peer [ns/item] | ratio |\n|---|---|---|---|\n";
+    for (const char* k : {"verlet_vs_hand_loop", "verlet_vs_odeint", "rk4_vs_odeint"})
+      os << "| " << k << " | " << spread(p[k]["ours_ns_per_item"]) << " | " << spread(p[k]["peer_ns_per_item"])
+         << " | " << spread(p[k]["ratio"]) << " |\n";
+    const auto& m = p["cvode_matched_accuracy"];
+    if (m.contains("timing_per_contact"))
+      os << "| cvode_vs_verlet_matched_accuracy (rtol " << m["cvode_rtol"].get<double>() << ", |Δe| "
+         << m["cvode_restitution_error"].get<double>() << " vs Verlet " << m["verlet_restitution_error"].get<double>()
+         << ") | " << spread(m["timing_per_contact"]["ours_ns_per_item"]) << " | "
+         << spread(m["timing_per_contact"]["peer_ns_per_item"]) << " | "
+         << spread(m["timing_per_contact"]["ratio"]) << " |\n";
+    os << "\nhand loop and framework Verlet give the same final state bitwise: "
+       << (p["verlet_hand_loop_same_result"].get<bool>() ? "yes" : "NO") << "\n\n";
+  }
+  if (r.contains("simo_tarnow_vs_verlet")) {
+    const auto& s = r["simo_tarnow_vs_verlet"];
+    os << "## Simo–Tarnow vs velocity Verlet at dt = Δt_crit = " << s["dt"].get<double>() << " s\n\n"
+       << "ratio per step " << spread(s["timing"]["ratio"]) << ", Newton iterations per step "
+       << s["simo_tarnow_newton_iterations_mean"].get<double>() << "\n\n";
+  }
+  if (r.contains("chain_ns_per_bead_step")) {
+    os << "## Bead chain: ns per bead-step\n\n| integrator | N = 100 | N = 1000 | N = 10000 | growth 1e2→1e4 |\n"
+       << "|---|---|---|---|---|\n";
+    for (const auto& [name, v] : r["chain_ns_per_bead_step"].items())
+      os << "| " << name << " | " << v["100"].get<double>() << " | " << v["1000"].get<double>() << " | "
+         << v["10000"].get<double>() << " | " << v["growth_100_to_10000"].get<double>() << " |\n";
+    os << "\n";
+  }
+  if (r.contains("exact")) {
+    const auto& e = r["exact"];
+    os << "## Exact solution vs CVODE\n\n| quantity | ns |\n|---|---|\n"
+       << "| exact restitution | " << e["exact_restitution_ns"].get<double>() << " |\n"
+       << "| exact contact time (quadrature) | " << e["exact_contact_time_ns"].get<double>() << " |\n"
+       << "| exact trajectory, 1000 samples | " << e["exact_trajectory_1000_ns"].get<double>() << " |\n"
+       << "| CVODE one contact (rtol 1e-10) | " << e["cvode_contact_ns"].get<double>() << " |\n"
+       << "\nexact_vs_cvode_speedup = " << e["exact_vs_cvode_speedup"].get<double>() << "\n\n";
+  }
+  if (r.contains("sweep")) {
+    const auto& s = r["sweep"];
+    os << "## Sweep scaling\n\n" << s["description"].get<std::string>() << ": 1 thread "
+       << s["wall_s_1_thread"].get<double>() << " s, 2 threads " << s["wall_s_2_threads"].get<double>()
+       << " s, speedup " << s["sweep_speedup_2_threads"].get<double>()
+       << ", results identical: " << (s["identical_results"].get<bool>() ? "yes" : "NO") << "\n\n";
+  }
+  if (r.contains("models")) {
+    os << "## ns per step (median over repetitions; Newton iterations per step for implicit schemes)\n\n";
+    std::vector<std::string> models, integrators;
+    for (const auto& [m, row] : r["models"].items()) {
+      models.push_back(m);
+      for (const auto& [name, _] : row["integrators"].items())
+        if (std::find(integrators.begin(), integrators.end(), name) == integrators.end()) integrators.push_back(name);
+    }
+    os << "| integrator |";
+    for (const auto& m : models) os << ' ' << m << " |";
+    os << "\n|---|";
+    for (size_t i = 0; i < models.size(); ++i) os << "---|";
+    os << "\n";
+    for (const auto& name : integrators) {
+      os << "| " << name << " |";
+      for (const auto& m : models) {
+        const auto& row = r["models"][m]["integrators"];
+        if (!row.contains(name)) {
+          os << " |";
+          continue;
+        }
+        const auto& c = row[name];
+        if (c.contains("skipped")) {
+          os << " n/a |";
+          continue;
+        }
+        std::ostringstream cell;
+        cell << std::setprecision(3) << c["ns_per_step"]["median"].get<double>();
+        if (c["implicit"].get<bool>()) cell << " (" << std::setprecision(2) << c["newton_iterations_per_step"].get<double>() << " it)";
+        os << ' ' << cell.str() << " |";
+      }
+      os << "\n";
+    }
+    os << "\nn/a: the integrator cannot advance that model (reason in the JSON, key models.<model>.integrators.<name>.skipped)\n\n";
+  }
+  os << "## Targets\n\n| key | value | target | met |\n|---|---|---|---|\n";
+  for (const auto& t : r["targets"]) {
+    std::ostringstream v;
+    v << std::setprecision(4) << t["value"].get<double>();
+    os << "| " << t["key"].get<std::string>() << " | " << v.str() << " | " << t["target"].get<std::string>() << " | "
+       << (t["met"].get<bool>() ? "met" : "missed") << (t["note"].get<std::string>().empty() ? "" : " (" + t["note"].get<std::string>() + ")")
+       << " |\n";
+  }
+  return os.str();
+}
+
+}  // namespace impactlab::bench

@@ -1,0 +1,146 @@
+#include "bench/model_benchmarks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "core/errors.h"
+#include "exact/critical_time_step.h"
+#include "registry/registries.h"
+#include "scenario/scenario.h"
+#include "system/power_law_oscillator_structure.h"
+
+namespace impactlab::bench {
+namespace {
+
+constexpr Eigen::Index kMaxDenseSolverUnknowns = 2000;
+
+std::string SourcePath(const std::string& relative) {
+  return (std::filesystem::path(IMPACTLAB_SOURCE_DIR) / relative).string();
+}
+
+Scenario LoadWithOverrides(const BenchModel& model) {
+  Scenario sc = LoadScenario(SourcePath(model.scenario));
+  for (const auto& o : model.overrides) ApplyOverride(sc, o);
+  return sc;
+}
+
+/// Advances `steps` steps from the initial state; returns steps. Throws StepFailure on a rejected step.
+long StepLoop(const MechanicalSystem& sys, Integrator& integrator, double dt, long steps) {
+  integrator.Reset();
+  MechanicalState s = sys.InitialState();
+  for (long i = 0; i < steps; ++i) {
+    const StepResult r = integrator.Step(sys, s, dt);
+    if (r.status != StepStatus::kAccepted)
+      throw StepFailure(integrator.name() + ": step " + std::to_string(i) + " rejected: " + r.message);
+  }
+  return steps;
+}
+
+nlohmann::json TimeIntegratorOnModel(const MechanicalSystem& sys, const ParameterSet& p, const std::string& name,
+                                     double dt, long steps, const TimingOptions& options) {
+  std::unique_ptr<Integrator> integrator = IntegratorRegistry().Get(name).make(p);
+  const IntegratorTraits traits = integrator->traits();
+  const MechanicalState s0 = sys.InitialState();
+  if (traits.library.find("SUNDIALS") != std::string::npos && 2 * s0.v.size() > kMaxDenseSolverUnknowns)
+    return {{"skipped", "dense direct linear solver with " + std::to_string(2 * s0.v.size()) + " unknowns"}};
+  try {
+    integrator->ResetStatistics();
+    (void)StepLoop(sys, *integrator, dt, steps);  // also warms up workspaces
+  } catch (const std::exception& e) {
+    return {{"skipped", e.what()}};
+  }
+  const StepStatistics st = integrator->statistics();
+  nlohmann::json r;
+  r["rhs_per_step"] = static_cast<double>(st.rhs_evaluations) / static_cast<double>(steps);
+  r["newton_iterations_per_step"] = static_cast<double>(st.newton_iterations) / static_cast<double>(steps);
+  r["ns_per_step"] = TimePerItem([&] { return StepLoop(sys, *integrator, dt, steps); }, options).ToJson();
+  r["implicit"] = traits.implicit;
+  return r;
+}
+
+}  // namespace
+
+std::vector<BenchModel> DefaultBenchModels(bool quick) {
+  const long f = quick ? 4 : 1;
+  return {
+      {"hertz_oscillator", "validation/scenarios/hertz_impact.toml", {"e=1"}, 2000 / f},
+      {"ellipsoid_wall", "validation/scenarios/ellipsoid_wall.toml", {}, 2000 / f},
+      {"sphere_wall_mindlin", "validation/scenarios/sphere_wall_kharaz.toml", {}, 2000 / f},
+      {"chain_100", "validation/scenarios/hertz_chain.toml", {"num_beads=100"}, 200 / f},
+      {"chain_10000", "validation/scenarios/hertz_chain.toml", {"num_beads=10000"}, 20 / f},
+      {"efda_carom", "validation/scenarios/ellipse_box.toml", {}, 10000 / f},
+  };
+}
+
+nlohmann::json RunModelBenchmarks(const std::vector<BenchModel>& models, const std::vector<std::string>& integrators,
+                                  const TimingOptions& options, bool progress) {
+  nlohmann::json out;
+  for (const auto& m : models) {
+    const Scenario sc = LoadWithOverrides(m);
+    const ModelInstance model = ModelRegistry().Get(sc.model).make(sc.parameters);
+    const double dt = sc.parameters.GetDouble("dt");
+    nlohmann::json row;
+    row["scenario"] = m.scenario;
+    row["overrides"] = m.overrides;
+    row["dt"] = dt;
+    row["steps_per_call"] = m.steps;
+    row["unknowns"] = model.system->InitialState().q.size() + model.system->InitialState().v.size();
+    for (const auto& name : integrators) {
+      if (progress) std::cerr << "bench: " << m.label << " / " << name << "\n";
+      row["integrators"][name] = TimeIntegratorOnModel(*model.system, sc.parameters, name, dt, m.steps, options);
+    }
+    out[m.label] = row;
+  }
+  return out;
+}
+
+nlohmann::json RunSimoTarnowVsVerlet(const TimingOptions& options) {
+  const BenchModel m{"hertz_oscillator", "validation/scenarios/hertz_impact.toml", {"e=1"}, 200};
+  const Scenario sc = LoadWithOverrides(m);
+  const ModelInstance model = ModelRegistry().Get(sc.model).make(sc.parameters);
+  const auto* structure = dynamic_cast<const PowerLawOscillatorStructure*>(model.system.get());
+  if (!structure) throw InvalidParameter("model", sc.model, "a power-law oscillator");
+  const auto law = structure->PowerLawOscillator(nullptr);
+  if (!law) throw InvalidParameter("model", sc.model, "a power-law oscillator without gravity");
+  const double v0 = -model.system->InitialState().v[0];
+  const CriticalTimeStep crit = PowerLawCriticalTimeStep(law->mass, law->stiffness, law->exponent, v0);
+  const double dt = crit.effective;
+  // Steps covering one contact at this dt.
+  const long steps = static_cast<long>(std::ceil(crit.steps_per_contact)) + 1;
+  auto st = IntegratorRegistry().Get("simo_tarnow").make(sc.parameters);
+  auto vv = IntegratorRegistry().Get("velocity_verlet").make(sc.parameters);
+  st->ResetStatistics();
+  (void)StepLoop(*model.system, *st, dt, steps);
+  const double newton_mean = static_cast<double>(st->statistics().newton_iterations) / static_cast<double>(steps);
+  const RatioTiming r = TimeRatio([&] { return StepLoop(*model.system, *st, dt, steps); },
+                                  [&] { return StepLoop(*model.system, *vv, dt, steps); }, options);
+  return {{"problem", "undamped Hertz oscillator of hertz_impact.toml, dt = effective critical step, one contact"},
+          {"dt", dt},
+          {"steps", steps},
+          {"timing", r.ToJson()},
+          {"simo_tarnow_vs_verlet_ratio", r.ratio.median},
+          {"simo_tarnow_newton_iterations_mean", newton_mean}};
+}
+
+nlohmann::json RunChainScaling(const std::vector<int>& sizes, const TimingOptions& options, bool progress) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const char* name : {"velocity_verlet", "simo_tarnow"}) {
+    for (int n : sizes) {
+      if (progress) std::cerr << "bench: chain N = " << n << " / " << name << "\n";
+      const BenchModel m{"chain", "validation/scenarios/hertz_chain.toml", {"num_beads=" + std::to_string(n)},
+                         std::max(10L, 200000L / n)};
+      const Scenario sc = LoadWithOverrides(m);
+      const ModelInstance model = ModelRegistry().Get(sc.model).make(sc.parameters);
+      auto integrator = IntegratorRegistry().Get(name).make(sc.parameters);
+      const double dt = sc.parameters.GetDouble("dt");
+      const Spread s = TimePerItem([&] { return StepLoop(*model.system, *integrator, dt, m.steps) * n; }, options);
+      out[name][std::to_string(n)] = s.ToJson();
+    }
+  }
+  return out;
+}
+
+}  // namespace impactlab::bench

@@ -1,0 +1,44 @@
+// `impactlab bench [--json] [--quick] [--repetitions N] [--only GROUP]... [--integrator NAME]... [--out FILE]`
+// Performance figures with same-run peer ratios and the targets marked met/missed (docs/performance.md).
+#include <iostream>
+
+#include "bench/bench_suite.h"
+#include "cli/command.h"
+#include "core/errors.h"
+#include "io/atomic_file.h"
+
+namespace impactlab::cli {
+
+void AddBenchCommand(CLI::App& app, Action& action) {
+  auto* sub = app.add_subcommand("bench", "benchmarks: ns per step, peer ratios (hand loop, Boost.Odeint, CVODE), targets");
+  struct Args {
+    bool json = false, quick = false;
+    int repetitions = 7;
+    std::vector<std::string> only, integrators;
+    std::string out;
+  };
+  auto args = std::make_shared<Args>();
+  sub->add_flag("--json", args->json, "print the result JSON on stdout (tables otherwise)");
+  sub->add_flag("--quick", args->quick, "fewer repetitions and shorter runs");
+  sub->add_option("--repetitions", args->repetitions, "repetitions per timing (>= 1, default 7)");
+  sub->add_option("--only", args->only, "groups to run: peers, models, implicit, chain, exact, sweep (repeatable)");
+  sub->add_option("--integrator", args->integrators, "integrators of the per-model table (repeatable; default all)");
+  sub->add_option("--out", args->out, "also write the JSON to this file (atomically)");
+  sub->callback([&action, args] {
+    action = [args] {
+      if (args->repetitions < 1) throw InvalidParameter("--repetitions", args->repetitions, ">= 1");
+      bench::BenchOptions o;
+      o.quick = args->quick;
+      o.repetitions = args->repetitions;
+      o.only = args->only;
+      o.integrators = args->integrators;
+      const nlohmann::json result = bench::RunBenchSuite(o);
+      if (!args->out.empty()) WriteFileAtomically(args->out, result.dump(2) + "\n");
+      if (args->json) std::cout << result.dump(2) << "\n";
+      else std::cout << bench::FormatBenchReport(result);
+      return 0;
+    };
+  });
+}
+
+}  // namespace impactlab::cli
