@@ -21,6 +21,16 @@ const PairPotentialStructure& RequirePairPotentialStructure(const MechanicalSyst
 
 namespace {
 
+// Pair-term vectors and blocks have dim ≤ 3: stack storage (heap temporaries per term dominated a chain step).
+using Vec3 = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 3, 1>;
+using Mat3 = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 3, 3>;
+
+Vec3 Separation(const ContactTerm& t, const Eigen::VectorXd& q) {
+  Vec3 d = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
+  if (t.pair_offset.size() > 0) d += t.pair_offset;
+  return d;
+}
+
 // Relative threshold below which the difference quotient falls back to the midpoint derivative
 // (THEORY.md §7 "Cancellation guard").
 constexpr double kQuotientThreshold = 1e-7;
@@ -68,6 +78,7 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   out.dissipation = 0.0;
   Eigen::VectorXd magnitude = Eigen::VectorXd::Zero(n);  // Σ |terms| per coordinate (round-off scale)
   std::vector<Eigen::Triplet<double>> trip;
+  if (jacobian) trip.reserve(4 * structure.ContactTerms().size());
   auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
 
   for (const ContactTerm& t : structure.ContactTerms()) {
@@ -97,17 +108,18 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       continue;
     }
     // pair term
-    const Eigen::VectorXd dv0 = PairSeparation(t, q0), dv1 = PairSeparation(t, q1);
+    if (t.dim > 3) throw InvalidParameter("pair term dim", t.dim, "1, 2 or 3");
+    const Vec3 dv0 = Separation(t, q0), dv1 = Separation(t, q1);
     const double r0 = dv0.norm(), r1 = dv1.norm();
     const double d0 = PairGap(t, q0), d1 = PairGap(t, q1);  // accurate gaps (no R − r cancellation)
     // Δd from the coordinate increments directly (the offset cancels), accurate even when |d| ≫ |Δd|.
-    const Eigen::VectorXd ddv = (q1.segment(t.first_b, t.dim) - q0.segment(t.first_b, t.dim)) -
+    const Vec3 ddv = (q1.segment(t.first_b, t.dim) - q0.segment(t.first_b, t.dim)) -
                                 (q1.segment(t.first_a, t.dim) - q0.segment(t.first_a, t.dim));
     if (d0 <= 0.0 && d1 <= 0.0) continue;
     if (r0 == 0.0 || r1 == 0.0) continue;  // coincident centres: no direction (model must prevent this)
-    const Eigen::VectorXd dmid = 0.5 * (dv0 + dv1);
-    Eigen::VectorXd fb(t.dim);  // force on b (= −force on a) contribution to F̄ at b's coordinates
-    Eigen::MatrixXd block;
+    const Vec3 dmid = 0.5 * (dv0 + dv1);
+    Vec3 fb(t.dim);  // force on b (= −force on a) contribution to F̄ at b's coordinates
+    Mat3 block;
     double noise = 0.0;  // magnitude of the cancelling terms in fb's entries
     if (form == DiscreteGradientForm::kGapQuotient) {
       const Quotient w = QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
@@ -124,8 +136,8 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       noise = (w.noise + c.noise * std::abs(dd) / h) * dmid.norm() / rbar;
       if (jacobian) {
         const double ds = w.d_db + (c.fallback ? c.value : damper.Coefficient(d1)) / h;
-        const Eigen::MatrixXd p = ds * dmid * dv1.transpose() / (rbar * r1);
-        const Eigen::MatrixXd k = 0.5 * Eigen::MatrixXd::Identity(t.dim, t.dim) / rbar -
+        const Mat3 p = ds * dmid * dv1.transpose() / (rbar * r1);
+        const Mat3 k = 0.5 * Mat3::Identity(t.dim, t.dim) / rbar -
                                   0.5 * dmid * dv1.transpose() / (r1 * rbar * rbar);
         block = p - s * k;
       }
@@ -170,7 +182,7 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
         // ∂δ₁/∂C₁ = −1/(2 r₁)
         const double dcv = c.fallback ? 0.0 : (dpt(c1) - c.value) / dc;  // ∂c̃̄/∂C₁
         const double ds = w.d_db + (dcv * dd - c.value / (2.0 * r1)) / h;
-        block = 4.0 * ds * dmid * dv1.transpose() + s * Eigen::MatrixXd::Identity(t.dim, t.dim);
+        block = 4.0 * ds * dmid * dv1.transpose() + s * Mat3::Identity(t.dim, t.dim);
       }
     }
     out.force.segment(t.first_b, t.dim) += fb;

@@ -72,8 +72,8 @@ Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure&
 void ValidateContactTerms(const PairPotentialStructure& s, Eigen::Index num_coordinates);
 
 // Calls add(i, j, value) for the dim×dim block pattern [[K, −K], [−K, K]] on (a, b).
-template <class Add>
-inline void AddPairBlock(const ContactTerm& t, const Eigen::MatrixXd& k, Add&& add) {
+template <class Matrix, class Add>
+inline void AddPairBlock(const ContactTerm& t, const Matrix& k, Add&& add) {
   for (int r = 0; r < t.dim; ++r)
     for (int c = 0; c < t.dim; ++c) {
       const double v = k(r, c);
