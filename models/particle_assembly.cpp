@@ -112,3 +112,15 @@ std::optional<double> ParticleAssembly::AngularMomentumScale(const MechanicalSta
 }
 
 }  // namespace impactlab
+
+namespace impactlab {
+
+std::optional<double> ParticleAssembly::ContactSize(int contact) const {
+  if (contact < 0 || contact >= num_contacts()) return std::nullopt;
+  const ContactTerm& t = terms_[static_cast<size_t>(contact)];
+  if (t.kind != ContactTerm::Kind::kPair) return std::nullopt;
+  const size_t a = static_cast<size_t>(t.first_a / dim_), b = static_cast<size_t>(t.first_b / dim_);
+  return std::min(radius_[a], radius_[b]);
+}
+
+}  // namespace impactlab

@@ -40,6 +40,8 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   bool velocity_dependent_forces() const override { return law_.damping->name() != "none"; }
 
   int num_contacts() const override { return static_cast<int>(terms_.size()); }
+  /// min(R_a, R_b) of the pair (or R of the body for a wall term).
+  std::optional<double> ContactSize(int contact) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
 

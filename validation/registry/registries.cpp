@@ -128,6 +128,7 @@ Registry<ModelFactory> MakeModelRegistry() {
           }
           if (law_name == "power_law" && p.Has("p")) RequireAtLeast("p", p.GetDouble("p"), 1.0);
           auto elastic = NormalLawRegistry().Get(law_name).make(p);
+          if (law_name == "hertz" && p.Has("R_star")) op.contact_radius = p.GetDouble("R_star");  // overlap guard
           const double e = TargetRestitution(p);
           std::string damping = p.GetString("damping", e == 1.0 ? "none" : "tsuji");
           if (e == 1.0 && damping != "kuwabara_kono" && !p.Has("alpha") && !p.Has("c")) damping = "none";
