@@ -95,8 +95,25 @@ TEST_CASE("fault: wrong type and out-of-range scenario keys name key, value and 
        {"invalid max_overlap_fraction = 0", "valid: (0, 1]"}},
       {"max_step_halvings not an integer", kCone + " --set max_step_halvings=2.5", 2,
        {"invalid max_step_halvings = 2.5", "an integer in [0, 60]"}},
+      {"rk_atol <= 0", kCone + " --set rk_atol=0", 2, {"invalid rk_atol = 0", "valid: > 0"}},
+      {"cvode_rtol <= 0", kCone + " --set cvode_rtol=-1", 2, {"invalid cvode_rtol = -1", "valid: > 0"}},
       {"newton_max_iterations out of range", kCone + " --set newton_max_iterations=0", 2,
        {"invalid newton_max_iterations = 0", "valid: an integer in [1, 1000]"}},
+  };
+  for (const auto& c : cases) Check(c);
+}
+
+TEST_CASE("fault: flags of the closed-form commands are range-checked (exit 2)") {
+  const Case cases[] = {
+      {"dtcrit p < 1", "dtcrit --p 0.5", 2, {"invalid p = 0.5", "valid: >= 1"}},
+      {"dtcrit m <= 0", "dtcrit --p 2 --m -1", 2, {"invalid m = -1", "valid: > 0"}},
+      {"exact e > 1", "exact --p 2 --e 2", 2, {"invalid e = 2", "valid: (0, 1]"}},
+      {"converge unknown key", "converge " + kScenarios + "cone_p2.toml --integrator velocity_verlet --dt-min 1e-3 "
+                                                          "--dt-max 1e-2 --set dtt=1",
+       2, {"invalid dtt = 1", "did you mean 'dt'?"}},
+      {"converge dt_max < dt_min", "converge " + kScenarios + "cone_p2.toml --integrator velocity_verlet --dt-min 1e-2 "
+                                                              "--dt-max 1e-3",
+       2, {"invalid dt_max = 0.001", "valid: >= dt_min"}},
   };
   for (const auto& c : cases) Check(c);
 }
@@ -130,6 +147,13 @@ TEST_CASE("fault: malformed TOML, missing file, bad CLI flags") {
     std::ofstream f(bad_toml);
     f << "model = \"contact_oscillator\"\nk = = 3\n";
   }
+  const std::filesystem::path typo_toml = std::filesystem::temp_directory_path() / "impactlab_fault_typo.toml";
+  {
+    std::ofstream f(typo_toml);
+    f << "model = \"contact_oscillator\"\nnormal_law = \"power_law\"\nK = 1.0\np = 2.0\nt_end = 1.0\ndt = 1e-3\n";
+  }
+  Check({"misspelt required key", "run " + typo_toml.string(), 2,
+         {"invalid k = <missing>", "a number (required key)", "unknown key 'K': did you mean 'k'?"}});
   Check({"malformed TOML", "run " + bad_toml.string(), 2, {"scenario", "valid"}});
   Check({"missing file", "run /nonexistent/impactlab_missing.toml", 2, {"scenario", "/nonexistent/impactlab_missing.toml"}});
   // CLI11 rejects a flag value of the wrong type or an unknown flag itself: non-zero, names the flag.

@@ -21,8 +21,8 @@ namespace {
 
 OdeintRungeKutta::Options RkOptions(const ParameterSet& p) {
   OdeintRungeKutta::Options o;
-  o.abs_tol = p.GetDouble("rk_atol", o.abs_tol);
-  o.rel_tol = p.GetDouble("rk_rtol", o.rel_tol);
+  o.abs_tol = RequirePositive("rk_atol", p.GetDouble("rk_atol", o.abs_tol));
+  o.rel_tol = RequirePositive("rk_rtol", p.GetDouble("rk_rtol", o.rel_tol));
   return o;
 }
 

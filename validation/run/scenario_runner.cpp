@@ -32,7 +32,19 @@ nlohmann::json RunScenario(const RunRequest& request) {
   if (names.empty()) names = {"velocity_verlet"};
 
   // Build everything first: all input errors surface before any file is written.
-  ModelInstance model = ModelRegistry().Get(sc.model).make(p);
+  ModelInstance model;
+  try {
+    model = ModelRegistry().Get(sc.model).make(p);
+  } catch (const InvalidParameter& e) {
+    // A required key reported missing is often a misspelt key that is present: name it.
+    if (e.value() == "<missing>") {
+      if (const auto typo = ClosestMatch(e.parameter(), p.UnusedKeys()))
+        throw InvalidParameter(e.parameter(), e.value(),
+                               e.valid_range() + "; the scenario has the unknown key '" + *typo +
+                                   "': did you mean '" + e.parameter() + "'?");
+    }
+    throw;
+  }
   SimulationOptions options;
   options.dt = request.dt ? *request.dt : p.GetDouble("dt");
   if (request.dt && p.Has("dt")) (void)p.GetDouble("dt");  // overridden by --dt, but not an unknown key
