@@ -181,6 +181,10 @@ TEST_CASE("fault: numerical guards (dt above the stability estimate, NaN, Newton
     CHECK(o.status == 0);
     CHECK(o.out.find("warning") == std::string::npos);
   }
+  // planar penalty model (ellipse_box: m_low = m I/(I + m a²) = 0.2248 kg, K = 1e6 N/m → 9.48e-4 s)
+  Check({"dt above critical, planar penalty model",
+         "run " + kScenarios + "ellipse_box.toml --integrator velocity_verlet --dt 5e-3 --strict", 2,
+         {"invalid dt = 0.005", "estimated stability limit 0.000948274", "(--strict)"}});
   // implicit schemes have no such limit: no warning
   {
     const Output o = Run("run " + kScenarios + "cone_p2.toml --integrator implicit_midpoint --dt 1 --strict");
