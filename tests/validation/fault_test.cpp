@@ -202,6 +202,10 @@ TEST_CASE("fault: numerical guards (dt above the stability estimate, NaN, Newton
   Check({"NaN/Inf from a too-large dt", kCone + " --set p=400 --dt 10 --set max_step_halvings=0", 3,
          {"impactlab: numerical failure", "cannot complete step 1 at t = 0", "non-finite", "q = [", "v = [",
           "dt = 10 is above the estimated stability limit"}});
+  // with the default 20 halvings velocity Verlet recovers (sub-steps below the limit) -> warned, not silent
+  Check({"NaN/Inf recovered by step halving: warning", kCone + " --set p=400 --dt 10", 0,
+         {"impactlab: warning: 'velocity_verlet' rejected 20 step attempts",
+          "recovered by halving them: dt = 10 is likely too large (estimated stability limit 0.0057785"}});
   Check({"Newton non-convergence", kCone + " --integrator implicit_midpoint --set newton_max_iterations=1 "
                                            "--set max_step_halvings=0",
          3, {"impactlab: numerical failure", "Newton did not converge in 1 iterations: |r| = ", "(tol ", "likely cause"}});

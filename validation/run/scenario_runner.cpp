@@ -130,6 +130,19 @@ nlohmann::json RunScenario(const RunRequest& request) {
     run["internal_steps"] = record.statistics.internal_steps;
     run["final_time"] = record.final_state.t;
     model.summarize(RunOutcome{record, ledger}, run);
+    // Guard: an explicit fixed-step scheme rejects a step only when it was non-finite (or its velocity
+    // fixed point failed); the driver then halved it. The run recovered, but dt is suspect: say so.
+    if (IsConditionallyStable(integrator->traits()) && record.statistics.rejected_steps > 0) {
+      const auto crit = system.CriticalTimeStep(system.InitialState());
+      const std::string w = "'" + integrator->name() + "' rejected " +
+                            std::to_string(record.statistics.rejected_steps) +
+                            " step attempts (non-finite state or failed velocity iteration) and recovered by halving them: dt = " +
+                            InvalidParameter::FormatNumber(options.dt) + " is likely too large" +
+                            (crit ? " (estimated stability limit " + InvalidParameter::FormatNumber(*crit) + " s)"
+                                  : std::string());
+      if (request.strict) throw StepFailure(w + " (--strict)");
+      warn(w);
+    }
     // Guard: overlap against the contacts' characteristic size (located maximum-overlap events and the
     // final state, so a run that ends inside a contact is judged too).
     {
