@@ -36,7 +36,8 @@ void AddRunCommand(CLI::App& app, Action& action) {
       for (const auto& s : args->sets) ApplyOverride(req.scenario, s);
       req.integrators = args->integrators;
       if (dt_given) {
-        if (!(std::isfinite(args->dt) && args->dt > 0.0)) throw InvalidParameter("--dt", args->dt, "> 0 and finite [s]");
+        if (!(std::isfinite(args->dt) && args->dt > 0.0))
+          throw InvalidParameter("--dt", args->dt, "> 0 and finite [s]");
         req.dt = args->dt;
       }
       req.out_dir = args->out;

@@ -1,5 +1,6 @@
 // Registry: a sorted name -> factory map, used only at the edge (CLI and scenario parsing). Unknown names
-// are an InvalidParameter that lists every valid name (plus a "did you mean" suggestion, core/suggest.h). Numerics never look names up.
+// are an InvalidParameter that lists every valid name (plus a "did you mean" suggestion, core/suggest.h).
+// Numerics never look names up.
 #pragma once
 
 #include <functional>

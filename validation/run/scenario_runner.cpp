@@ -51,7 +51,8 @@ nlohmann::json RunScenario(const RunRequest& request) {
   RequirePositive("dt", options.dt);
   options.t_end = RequirePositive("t_end", p.GetDouble("t_end"));
   options.stop_after_separation = RequireNonNegative("stop_after_separation", p.GetDouble("stop_after_separation", 0.0));
-  options.max_halvings = static_cast<int>(RequireInteger("max_step_halvings", p.GetDouble("max_step_halvings", 20.0), 0, 60));
+  options.max_halvings =
+      static_cast<int>(RequireInteger("max_step_halvings", p.GetDouble("max_step_halvings", 20.0), 0, 60));
   const double overlap_fraction =
       RequireInLeftOpen("max_overlap_fraction", p.GetDouble("max_overlap_fraction", kMaxOverlapFraction), 0.0, 1.0);
   const long output_every = static_cast<long>(RequirePositive("output_every", p.GetDouble("output_every", 0.0) > 0
@@ -136,7 +137,8 @@ nlohmann::json RunScenario(const RunRequest& request) {
       const auto crit = system.CriticalTimeStep(system.InitialState());
       const std::string w = "'" + integrator->name() + "' rejected " +
                             std::to_string(record.statistics.rejected_steps) +
-                            " step attempts (non-finite state or failed velocity iteration) and recovered by halving them: dt = " +
+                            " step attempts (non-finite state or failed velocity iteration) and recovered by "
+                            "halving them: dt = " +
                             InvalidParameter::FormatNumber(options.dt) + " is likely too large" +
                             (crit ? " (estimated stability limit " + InvalidParameter::FormatNumber(*crit) + " s)"
                                   : std::string());
