@@ -14,6 +14,7 @@
 #include "integrators/newton_solver.h"
 #include "integrators/simulation.h"
 #include "integrators/velocity_verlet.h"
+#include "models/bead_chain.h"
 #include "models/contact_oscillator.h"
 #include "models/harmonic_oscillator.h"
 
@@ -92,6 +93,23 @@ TEST_CASE("guard: contact oscillator critical step = lib/exact tangent estimate;
     const auto crit = hz.CriticalTimeStep(hz.InitialState());
     REQUIRE(crit);
     CHECK(*crit == doctest::Approx(PowerLawCriticalTimeStep(2.0, 1e5, 1.5, 1.0).tangent).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("guard: particle assembly estimate: sqrt(m/k) for a linear equal-mass chain, 2 sqrt(m*/k) for a pair") {
+  BeadChainParameters bp;
+  bp.mass = 2.0;
+  bp.radius = 0.1;
+  bp.impact_velocity = 1.0;
+  for (int n : {2, 10}) {
+    CAPTURE(n);
+    bp.num_beads = n;
+    BeadChain chain(bp, DampedNormalLaw{std::make_shared<LinearLaw>(50.0), std::make_shared<NoDamping>()});
+    const auto crit = chain.CriticalTimeStep(chain.InitialState());
+    REQUIRE(crit);
+    // pair: ω² = 2k/m (m* = m/2); chain: Gershgorin ω² ≤ 4k/m, the N → ∞ limit of the highest chain mode
+    const double expected = n == 2 ? 2.0 * std::sqrt(1.0 / 50.0) : std::sqrt(2.0 / 50.0);
+    CHECK(*crit == doctest::Approx(expected).epsilon(1e-12));
   }
 }
 
