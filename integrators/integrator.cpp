@@ -23,8 +23,8 @@ StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& sta
   StepResult result = CallDoStep(system, state, h);
   if (result.status == StepStatus::kAccepted && !state.IsFinite()) {
     result.status = StepStatus::kRetrySmallerStep;
-    result.message = "non-finite state after step (t = " + std::to_string(saved.t) + ", h = " +
-                     std::to_string(h) + ")";
+    result.message = "non-finite state after step (t = " + InvalidParameter::FormatNumber(saved.t) + ", h = " +
+                     InvalidParameter::FormatNumber(h) + ")";
   }
   if (result.status != StepStatus::kAccepted) {
     state.AssignFrom(saved);

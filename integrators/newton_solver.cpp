@@ -4,6 +4,7 @@
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "core/errors.h"
 #include "integrators/kinsol_newton.h"
@@ -79,6 +80,24 @@ class LinearSolver {
 
 }  // namespace
 
+std::string FormatResidualHistory(const std::vector<double>& history, double tolerance, size_t max_shown) {
+  auto fmt = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", v);
+    return std::string(buf);
+  };
+  std::string s = "|r| = ";
+  const size_t n = history.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (n > max_shown && i == max_shown - 1 && i != n - 1) {
+      s += "..., ";
+      i = n - 1;
+    }
+    s += fmt(history[i]) + (i + 1 < n ? ", " : "");
+  }
+  return s + " (tol " + fmt(tolerance) + ")";
+}
+
 NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale, const NewtonOptions& o) {
   if (o.kind == NonlinearSolverKind::kKinsol) return SolveWithKinsol(system, x, step_scale, o);
   NewtonReport rep;
@@ -100,8 +119,10 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
     have_residual = false;
     rep.residual_norm = r.lpNorm<Eigen::Infinity>();
     rep.residual_scale = scale;
+    rep.residual_history.push_back(rep.residual_norm / scale);
     if (!r.allFinite()) {
-      rep.message = "non-finite residual";
+      rep.message = "non-finite Newton residual after " + std::to_string(it) + " iterations: " +
+                    FormatResidualHistory(rep.residual_history, o.residual_tolerance);
       return rep;
     }
     if (rep.residual_norm <= o.residual_tolerance * scale) {
@@ -109,13 +130,13 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
       return rep;
     }
     if (it >= o.max_iterations) {
-      rep.message = "Newton did not converge in " + std::to_string(o.max_iterations) +
-                    " iterations (|R| = " + InvalidParameter::FormatNumber(rep.residual_norm / scale) +
-                    " relative)";
+      rep.message = "Newton did not converge in " + std::to_string(o.max_iterations) + " iterations: " +
+                    FormatResidualHistory(rep.residual_history, o.residual_tolerance) + " (relative |R|_inf)";
       return rep;
     }
     if (!linear.Solve(jac, -r, d)) {
-      rep.message = "singular Newton matrix";
+      rep.message = "singular Newton matrix after " + std::to_string(it) + " iterations: " +
+                    FormatResidualHistory(rep.residual_history, o.residual_tolerance);
       return rep;
     }
     // Backtracking on ‖R‖₂; keep the best trial when no step decreases it (the iteration cap decides).

@@ -23,6 +23,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <string>
+#include <vector>
 
 namespace impactlab {
 
@@ -60,8 +61,13 @@ struct NewtonReport {
   int jacobian_evaluations = 0;
   double residual_norm = 0.0;  ///< ‖R‖∞ at the returned x
   double residual_scale = 1.0;
+  std::vector<double> residual_history;  ///< ‖R‖∞/scale at every iterate (for non-convergence reports)
   std::string message;
 };
+
+/// "|r| = 1e-2, 3e-3, ... (tol 2.5e-16)" from a residual history (relative residuals), at most `max_shown`
+/// entries (first ones and the last, elided in between).
+std::string FormatResidualHistory(const std::vector<double>& history, double tolerance, size_t max_shown = 8);
 
 /// Solves in place (x holds the initial guess). `step_scale` > 0 is the size of x's variation (e.g.
 /// ‖q_n‖∞ + h‖v_n‖∞). x is the last iterate whether or not it converged.

@@ -3,7 +3,9 @@
 #include <boost/math/tools/roots.hpp>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <optional>
 
 #include "core/checks.h"
 
@@ -91,7 +93,55 @@ ContactEvent LocateEvent(const MechanicalSystem& system, const Integrator& integ
   return ev;
 }
 
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 }  // namespace
+
+std::string FormatVectorCompact(const Eigen::VectorXd& x, Eigen::Index max_entries) {
+  std::string s = "[";
+  const Eigen::Index n = x.size(), shown = std::min(n, max_entries);
+  for (Eigen::Index i = 0; i < shown; ++i) s += (i ? ", " : "") + Num(x[i]);
+  if (shown < n) s += ", ... (" + std::to_string(n) + " entries)";
+  return s + "]";
+}
+
+bool IsConditionallyStable(const IntegratorTraits& traits) {
+  return !traits.implicit && !traits.adaptive && traits.order > 0;
+}
+
+std::string DescribeStepFailure(const MechanicalSystem& system, const Integrator& integrator,
+                                const MechanicalState& state, long step, const SimulationOptions& options,
+                                double h_last, int halvings, const std::string& why) {
+  std::string msg = "integrator '" + integrator.name() + "' cannot complete step " + std::to_string(step) +
+                    " at t = " + Num(state.t) + " (dt = " + Num(options.dt) + ", last h = " + Num(h_last) +
+                    " after " + std::to_string(halvings) + " halvings): " + why + "; state q = " +
+                    FormatVectorCompact(state.q) + ", v = " + FormatVectorCompact(state.v) + "; likely cause: ";
+  const bool non_finite = why.find("non-finite") != std::string::npos || !state.IsFinite();
+  const bool newton = why.find("Newton") != std::string::npos || why.find("KINSOL") != std::string::npos;
+  std::optional<double> crit;
+  try {
+    crit = system.CriticalTimeStep(state);
+  } catch (const std::exception&) {
+    crit.reset();  // the estimate is advisory: a state it cannot handle must not mask the failure
+  }
+  if (crit && options.dt > *crit && IsConditionallyStable(integrator.traits())) {
+    msg += "dt = " + Num(options.dt) + " is above the estimated stability limit " + Num(*crit) +
+           " s of this explicit scheme (reduce dt below it)";
+  } else if (non_finite) {
+    msg += "the step produced NaN/Inf: dt too large for the contact stiffness (unstable explicit step) or an "
+           "unphysically deep overlap";
+    if (crit) msg += " (estimated stability limit " + Num(*crit) + " s)";
+  } else if (newton) {
+    msg += "the implicit solve does not converge at this step size: reduce dt, or raise newton_max_iterations";
+  } else {
+    msg += "the integrator rejected the step even at the smallest retry size";
+  }
+  return msg;
+}
 
 SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator, const MechanicalState& initial,
                           const SimulationOptions& options, const std::vector<StepObserver*>& observers) {
@@ -126,8 +176,8 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
         result = integrator.Step(system, state, h);
         if (result.status == StepStatus::kAccepted) break;
         if (result.status == StepStatus::kFailed || !options.adaptive_retry || halvings >= options.max_halvings)
-          throw StepFailure("integrator '" + integrator.name() + "' failed at t = " + std::to_string(state.t) +
-                            " with h = " + std::to_string(h) + ": " + result.message);
+          throw StepFailure(DescribeStepFailure(system, integrator, state, record.steps + 1, options, h, halvings,
+                                                result.message));
         h *= 0.5;
         ++halvings;
       }

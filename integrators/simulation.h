@@ -11,6 +11,7 @@
 // interpolation is O(h⁴), so restitution is not limited to O(h) by step granularity.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "integrators/integrator.h"
@@ -44,6 +45,20 @@ struct SimulationRecord {
 /// Runs `integrator` on `system` from `initial`. Throws StepFailure when a step cannot be completed.
 SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator, const MechanicalState& initial,
                           const SimulationOptions& options, const std::vector<StepObserver*>& observers);
+
+/// True for schemes with a step-size stability limit the driver can check against
+/// MechanicalSystem::CriticalTimeStep: explicit (not implicit), fixed-step (not adaptive), and not exact
+/// (declared order > 0; order 0 marks the exact oscillator stepper).
+bool IsConditionallyStable(const IntegratorTraits& traits);
+
+/// The StepFailure message of a step that could not be completed: integrator, step number, t, dt, the
+/// state (q, v; first entries only for big systems) and a likely cause (dt above the system's estimated
+/// stability limit — printed — for explicit fixed-step schemes, NaN/Inf, Newton non-convergence).
+std::string DescribeStepFailure(const MechanicalSystem& system, const Integrator& integrator,
+                                const MechanicalState& state, long step, const SimulationOptions& options,
+                                double h_last, int halvings, const std::string& why);
+/// "[1, 2, 3, ... (40 entries)]".
+std::string FormatVectorCompact(const Eigen::VectorXd& x, Eigen::Index max_entries = 6);
 
 /// Cubic Hermite state between two step end points (used for event location and tests).
 MechanicalState HermiteInterpolate(const MechanicalSystem& system, const MechanicalState& a,

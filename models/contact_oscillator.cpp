@@ -5,6 +5,7 @@
 #include "contact/damping/viscous_dampers.h"
 #include "contact/power_law.h"
 #include "core/checks.h"
+#include "exact/critical_time_step.h"
 
 namespace impactlab {
 
@@ -111,6 +112,35 @@ std::optional<PowerLawOscillatorParameters> ContactOscillator::PowerLawOscillato
       return fail("damping '" + d->name() + "' is not bound to this oscillator's m, k, p");
   }
   return out;
+}
+
+}  // namespace impactlab
+
+// --- guards (docs/reliability.md) ---------------------------------------------------------------------
+namespace impactlab {
+
+// Δt_crit of the power-law oscillator (lib/exact/critical_time_step, THEORY.md §4): the tangent-stiffness
+// bound at the undamped peak overlap, reduced by Belytschko's damping factor (√(1+ζ²) − ζ), the smaller
+// (more conservative) of the estimates there. The impact speed includes the free fall over the initial gap.
+std::optional<double> ContactOscillator::CriticalTimeStep(const MechanicalState& s) const {
+  (void)s;
+  double m = p_.mass, k = law_.elastic->coefficient(), p = law_.elastic->exponent(), alpha = 0.0;
+  if (const auto osc = PowerLawOscillator(nullptr)) {
+    m = osc->mass;
+    k = osc->stiffness;
+    p = osc->exponent;
+    alpha = osc->alpha;
+  }
+  if (!(k > 0.0 && p >= 1.0)) return std::nullopt;
+  const double v = std::sqrt(p_.impact_velocity * p_.impact_velocity + 2.0 * p_.gravity * p_.initial_gap);
+  const auto c = PowerLawCriticalTimeStep(m, k, p, v, alpha);
+  return c.tangent * (c.effective_damped / c.effective);
+}
+
+std::optional<double> ContactOscillator::ContactSize(int contact) const {
+  (void)contact;
+  if (p_.contact_radius > 0.0) return p_.contact_radius;
+  return std::nullopt;
 }
 
 }  // namespace impactlab

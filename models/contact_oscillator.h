@@ -24,6 +24,7 @@ struct ContactOscillatorParameters {
   double impact_velocity = 1.0;   ///< v₀ [m/s] > 0 (speed of approach)
   double initial_gap = 0.0;       ///< y₀ [m] ≥ 0
   double gravity = 0.0;           ///< g [m/s²] ≥ 0
+  double contact_radius = 0.0;    ///< R* [m] ≥ 0 of the contact (overlap-size check only; 0: unknown)
   void Validate() const;
 };
 
@@ -48,6 +49,9 @@ class ContactOscillator final : public ConstantMassSystem,
   double PotentialEnergy(const MechanicalState& s) const override;
 
   int num_contacts() const override { return 1; }
+  /// Δt_crit estimate for explicit schemes (docs/reliability.md, "Numerical guards").
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
+  std::optional<double> ContactSize(int contact) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
 

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "core/checks.h"
+#include "dynamics/contact_mass.h"
 
 namespace impactlab {
 
@@ -177,6 +178,27 @@ void EllipsoidWallImpact::Observe(const MechanicalState& s, std::vector<double>&
             c.eta,
             c.response.normal_force - c.eta * v_cn,
             c.lever_x};
+}
+
+}  // namespace impactlab
+
+namespace impactlab {
+
+// Seed000 eq. (15): ω_max = √(k_eff/m_n*) with k_eff at first touch (t = 0, its largest value, 2π K_n ρ_G)
+// and m_n* for the orientation of state s, Δt_crit = 2/ω_max, reduced by Belytschko's factor √(1+ξ²) − ξ for
+// the contact-centric damping ratio ξ. The orientation changes during a run: an estimate, for state s.
+std::optional<double> EllipsoidWallImpact::CriticalTimeStep(const MechanicalState& s) const {
+  const EllipsoidWallContactState c = ContactAt(s.q);
+  const double k_eff = EccEffectiveStiffness(p_.K_n, p_.shape.semi_axes.prod(), c.geometry.h, 0.0);
+  const double m_n = InitialProjectedMass(s.q[2]);
+  if (!(k_eff > 0.0 && m_n > 0.0)) return std::nullopt;
+  const double xi = damping_.damping_ratio();
+  return 2.0 / CriticalContactFrequency(k_eff, m_n) * (std::sqrt(1.0 + xi * xi) - xi);
+}
+
+std::optional<double> EllipsoidWallImpact::ContactSize(int contact) const {
+  (void)contact;
+  return p_.shape.semi_axes.minCoeff();
 }
 
 }  // namespace impactlab

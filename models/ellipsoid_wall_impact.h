@@ -72,6 +72,9 @@ class EllipsoidWallImpact final : public ConstantMassSystem {
   bool velocity_dependent_forces() const override { return damping_.damping_ratio() > 0.0; }
 
   int num_contacts() const override { return 1; }
+  /// Δt_crit estimate for explicit schemes (docs/reliability.md, "Numerical guards").
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
+  std::optional<double> ContactSize(int contact) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
 

@@ -167,3 +167,24 @@ void EllipsoidWallImpact3D::Observe(const MechanicalState& s, std::vector<double
 }
 
 }  // namespace impactlab
+
+namespace impactlab {
+
+// As EllipsoidWallImpact::CriticalTimeStep (Seed000 eq. 15) with the 3D projected mass m_n* = (nᵀ M_eff⁻¹ n)⁻¹.
+std::optional<double> EllipsoidWallImpact3D::CriticalTimeStep(const MechanicalState& s) const {
+  const EllipsoidWall3DContactState c = ContactAt(s.q);
+  const double k_eff = EccEffectiveStiffness(p_.K_n, p_.shape.semi_axes.prod(), c.geometry.h, 0.0);
+  const Eigen::Vector3d lever = c.geometry.support_point - s.q.head<3>();
+  const double m_n = ProjectedNormalMass(InverseEffectiveMassBodyWall({p_.mass, WorldInertia(s.q), lever}),
+                                         Eigen::Vector3d::UnitZ());
+  if (!(k_eff > 0.0 && m_n > 0.0)) return std::nullopt;
+  const double xi = damping_.damping_ratio();
+  return 2.0 / CriticalContactFrequency(k_eff, m_n) * (std::sqrt(1.0 + xi * xi) - xi);
+}
+
+std::optional<double> EllipsoidWallImpact3D::ContactSize(int contact) const {
+  (void)contact;
+  return p_.shape.semi_axes.minCoeff();
+}
+
+}  // namespace impactlab

@@ -62,6 +62,9 @@ class EllipsoidWallImpact3D final : public MechanicalSystem {
   double PotentialEnergy(const MechanicalState& s) const override;
   double DissipationPower(const MechanicalState& s) const override;
   int num_contacts() const override { return 1; }
+  /// Δt_crit estimate for explicit schemes (docs/reliability.md, "Numerical guards").
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
+  std::optional<double> ContactSize(int contact) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
   std::vector<std::string> ObservableNames() const override;

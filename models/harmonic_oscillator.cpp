@@ -39,3 +39,12 @@ double HarmonicOscillator::ExactPosition(double t) const {
 }
 
 }  // namespace impactlab
+
+namespace impactlab {
+
+std::optional<double> HarmonicOscillator::CriticalTimeStep(const MechanicalState& s) const {
+  (void)s;
+  return 2.0 / omega();
+}
+
+}  // namespace impactlab

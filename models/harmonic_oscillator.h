@@ -24,6 +24,8 @@ class HarmonicOscillator final : public ConstantMassSystem, public PairPotential
   /// Exact position at time t.
   double ExactPosition(double t) const;
   double omega() const;
+  /// Velocity Verlet / central difference are stable for ω Δt < 2: Δt_crit = 2/ω (exact for this system).
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
 
  private:
   double m_, k_, q0_, v0_;

@@ -1,6 +1,8 @@
 #include "models/particle_assembly.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
+#include <functional>
 #include <cmath>
 
 #include "core/checks.h"
@@ -110,6 +112,56 @@ std::optional<double> ParticleAssembly::AngularMomentumScale(const MechanicalSta
   double sum = 0.0;
   for (int b = 0; b < num_bodies(); ++b) sum += mass_[b] * (Position(s.q, b) - xg).norm() * Velocity(s.v, b).norm();
   return sum;
+}
+
+}  // namespace impactlab
+
+namespace impactlab {
+
+std::optional<double> ParticleAssembly::ContactSize(int contact) const {
+  if (contact < 0 || contact >= num_contacts()) return std::nullopt;
+  const ContactTerm& t = terms_[static_cast<size_t>(contact)];
+  if (t.kind != ContactTerm::Kind::kPair) return std::nullopt;
+  const size_t a = static_cast<size_t>(t.first_a / dim_), b = static_cast<size_t>(t.first_b / dim_);
+  return std::min(radius_[a], radius_[b]);
+}
+
+}  // namespace impactlab
+
+namespace impactlab {
+
+std::optional<double> ParticleAssembly::CriticalTimeStep(const MechanicalState& s) const {
+  const int n = num_bodies();
+  double v_ref = 0.0;
+  for (const auto& t : terms_)
+    if (t.kind == ContactTerm::Kind::kPair)
+      v_ref = std::max(v_ref, (s.v.segment(t.first_b, t.dim) - s.v.segment(t.first_a, t.dim)).norm());
+  std::vector<std::vector<double>> contributions(static_cast<size_t>(n));
+  for (const auto& t : terms_) {
+    if (t.kind != ContactTerm::Kind::kPair || !t.elastic) continue;
+    const int a = static_cast<int>(t.first_a / dim_), b = static_cast<int>(t.first_b / dim_);
+    const double ma = mass_[static_cast<size_t>(a)], mb = mass_[static_cast<size_t>(b)];
+    const double k = t.elastic->coefficient(), p = t.elastic->exponent();
+    double stiffness = k;  // linear: independent of the overlap
+    if (p != 1.0) {
+      if (!(v_ref > 0.0)) return std::nullopt;
+      const double m_red = ma * mb / (ma + mb);
+      const double delta_max = std::pow((p + 1.0) * m_red * v_ref * v_ref / (2.0 * k), 1.0 / (p + 1.0));
+      stiffness = p * k * std::pow(delta_max, p - 1.0);
+    }
+    contributions[static_cast<size_t>(a)].push_back(stiffness * (1.0 / ma + 1.0 / std::sqrt(ma * mb)));
+    contributions[static_cast<size_t>(b)].push_back(stiffness * (1.0 / mb + 1.0 / std::sqrt(ma * mb)));
+  }
+  const size_t kissing = dim_ == 1 ? 2 : dim_ == 2 ? 6 : 12;
+  double omega2 = 0.0;
+  for (auto& c : contributions) {
+    std::sort(c.begin(), c.end(), std::greater<>());
+    double sum = 0.0;
+    for (size_t i = 0; i < std::min(kissing, c.size()); ++i) sum += c[i];
+    omega2 = std::max(omega2, sum);
+  }
+  if (!(omega2 > 0.0 && std::isfinite(omega2))) return std::nullopt;
+  return 2.0 / std::sqrt(omega2);
 }
 
 }  // namespace impactlab

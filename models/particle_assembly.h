@@ -40,6 +40,14 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   bool velocity_dependent_forces() const override { return damped_; }
 
   int num_contacts() const override { return static_cast<int>(terms_.size()); }
+  /// min(R_a, R_b) of the pair (nullopt for a wall term).
+  std::optional<double> ContactSize(int contact) const override;
+  /// Undamped Δt_crit estimate 2/ω̂ with the Gershgorin bound ω̂² = max_b Σ_t K_t (1/m_b + 1/√(m_b m_c)) over
+  /// the kissing-number (2, 6, 12 for dim 1, 2, 3) stiffest terms t of body b; K_t = p k δ_t^(p−1), the tangent
+  /// stiffness at the undamped peak overlap of a pair approaching at the largest relative speed in s
+  /// (docs/reliability.md). Gershgorin: an upper bound on ω for linear springs, so a conservative Δt; equal to
+  /// 2√(m*/k) for an equal-mass linear pair and to √(m/k) (the N → ∞ limit) for an equal-mass linear chain.
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
 

@@ -1,5 +1,8 @@
 #include "models/planar_ellipses.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/checks.h"
 #include "core/errors.h"
 #include "planar/ellipse_ellipse_gap.h"
@@ -213,6 +216,24 @@ std::optional<Eigen::Vector3d> PlanarEllipses::AngularMomentum(const MechanicalS
     l += body_mass(i) * Cross2(Eigen::Vector2d(s.q[3 * i], s.q[3 * i + 1]), Eigen::Vector2d(s.v[3 * i], s.v[3 * i + 1])) +
          body_inertia(i) * s.v[3 * i + 2];
   return Eigen::Vector3d(0.0, 0.0, l);
+}
+
+}  // namespace impactlab
+
+namespace impactlab {
+
+std::optional<double> PlanarEllipses::CriticalTimeStep(const MechanicalState& s) const {
+  (void)s;
+  double m_low = INFINITY;
+  for (const auto& b : config_.bodies) {
+    const double r = b.bounding_radius(), inertia = b.inertia();
+    m_low = std::min(m_low, b.mass * inertia / (inertia + b.mass * r * r));
+  }
+  if (config_.bodies.size() > 1) m_low *= 0.5;
+  const PlanarPenalty& pen = config_.penalty;
+  const double k = std::max(pen.normal_stiffness, pen.tangential_stiffness), xi = pen.normal_damping_ratio;
+  if (!(k > 0.0 && m_low > 0.0 && std::isfinite(m_low))) return std::nullopt;
+  return 2.0 * std::sqrt(m_low / k) * (std::sqrt(1.0 + xi * xi) - xi);
 }
 
 }  // namespace impactlab

@@ -50,6 +50,10 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
   double PotentialEnergy(const MechanicalState& s) const override;
   double DissipationPower(const MechanicalState& s) const override;
   int num_contacts() const override { return slots_.num_slots(); }
+  /// Δt_crit estimate 2√(m_low/K)(√(1+ξ_N²) − ξ_N), K = max(K_N, K_T), m_low = the smallest projected mass
+  /// m I/(I + m r²) of a body with lever r ≤ its bounding radius (halved when bodies meet each other): a
+  /// lower bound on every contact's m_n*, so a conservative estimate (docs/reliability.md).
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
   std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const override;

@@ -8,6 +8,7 @@
 #include "contact/damping/viscous_dampers.h"
 #include "contact/restitution_calibration.h"
 #include "core/checks.h"
+#include "exact/critical_time_step.h"
 
 namespace impactlab {
 
@@ -26,8 +27,8 @@ void SpherePairImpactParameters::Validate() const {
   RequirePositive("density2", density2);
   RequirePositive("E1", E1);
   RequirePositive("E2", E2);
-  RequireInLeftOpen("nu1", nu1, -1.0, 0.5);
-  RequireInLeftOpen("nu2", nu2, -1.0, 0.5);
+  RequireInRightOpen("nu1", nu1, 0.0, 0.5);  // 0 ≤ ν < 0.5 (docs/reliability.md)
+  RequireInRightOpen("nu2", nu2, 0.0, 0.5);  // 0 ≤ ν < 0.5 (docs/reliability.md)
   RequireFinite("v1_n", v1_n);
   RequireFinite("v2_n", v2_n);
   RequireFinite("v1_t", v1_t);
@@ -275,6 +276,34 @@ void SpherePairImpact::Observe(const MechanicalState& s, std::vector<double>& va
             FrictionWork(s),
             GeneratedWork(s),
             TotalEnergy(s) + TotalDissipated(s) - e0_};
+}
+
+}  // namespace impactlab
+
+// --- guards (docs/reliability.md) ---------------------------------------------------------------------
+namespace impactlab {
+
+// As SphereWallImpact::CriticalTimeStep with the reduced mass m*, R* and the approach speed; the tangential
+// spring acts on 1/m₁ + 1/m₂ + R₁²/I₁ + R₂²/I₂.
+std::optional<double> SpherePairImpact::CriticalTimeStep(const MechanicalState& s) const {
+  (void)s;
+  const double vn = p_.approach_speed();
+  if (!(vn > 0.0)) return std::nullopt;
+  const double alpha = p_.e_n < 1.0 ? TsujiAlphaFromRestitution(p_.e_n, 1.5) : 0.0;
+  const auto c = PowerLawCriticalTimeStep(p_.reduced_mass(), p_.hertz_coefficient(), 1.5, vn, alpha);
+  double dt = c.tangent * (c.effective_damped / c.effective);
+  if (law_->friction_coefficient() > 0.0) {
+    const double k_t = 8.0 * p_.effective_shear_modulus() * std::sqrt(p_.effective_radius() * c.delta_max_undamped);
+    const double w = 1.0 / p_.mass1() + 1.0 / p_.mass2() + p_.radius1 * p_.radius1 / p_.inertia1() +
+                     p_.radius2 * p_.radius2 / p_.inertia2();
+    dt = std::min(dt, 2.0 / std::sqrt(k_t * w));
+  }
+  return dt;
+}
+
+std::optional<double> SpherePairImpact::ContactSize(int contact) const {
+  (void)contact;
+  return std::min(p_.radius1, p_.radius2);
 }
 
 }  // namespace impactlab

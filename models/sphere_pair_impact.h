@@ -53,7 +53,7 @@ struct SpherePairImpactParameters {
   double radius1 = 0.1, radius2 = 0.1;          ///< Rᵢ [m] > 0
   double density1 = 2700.0, density2 = 2700.0;  ///< ρᵢ [kg/m³] > 0
   double E1 = 7.0e10, E2 = 7.0e10;              ///< [Pa] > 0
-  double nu1 = 0.33, nu2 = 0.33;                ///< [-] in (−1, 0.5]
+  double nu1 = 0.33, nu2 = 0.33;                ///< [-] in [0, 0.5)
   /// Initial velocities in the frame where n(0) = e_z (sphere 1 below the origin, sphere 2 above) [m/s].
   double v1_n = 0.2;   ///< sphere 1 along +e_z (towards sphere 2)
   double v2_n = 0.2;   ///< sphere 2 along −e_z (towards sphere 1)
@@ -105,6 +105,9 @@ class SpherePairImpact final : public MechanicalSystem {
   double DissipationPower(const MechanicalState& s) const override;  ///< C δ̇_n²
 
   int num_contacts() const override { return 1; }
+  /// Δt_crit estimate for explicit schemes (docs/reliability.md, "Numerical guards").
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
+  std::optional<double> ContactSize(int contact) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
 

@@ -8,6 +8,7 @@
 #include "contact/damping/viscous_dampers.h"
 #include "contact/restitution_calibration.h"
 #include "core/checks.h"
+#include "exact/critical_time_step.h"
 
 namespace impactlab {
 
@@ -22,10 +23,10 @@ void SphereWallImpactParameters::Validate() const {
   RequirePositive("radius", radius);
   RequirePositive("density", density);
   RequirePositive("E_sphere", E_sphere);
-  RequireInLeftOpen("nu_sphere", nu_sphere, -1.0, 0.5);
+  RequireInRightOpen("nu_sphere", nu_sphere, 0.0, 0.5);  // 0 ≤ ν < 0.5 (docs/reliability.md)
   if (!rigid_wall) {
     RequirePositive("E_wall", E_wall);
-    RequireInLeftOpen("nu_wall", nu_wall, -1.0, 0.5);
+    RequireInRightOpen("nu_wall", nu_wall, 0.0, 0.5);  // 0 ≤ ν < 0.5 (docs/reliability.md)
   }
   if (!(std::isfinite(theta_deg) && theta_deg >= 0.0 && theta_deg < 90.0))
     throw InvalidParameter("theta_deg", theta_deg, "[0, 90) (angle from the wall normal)");
@@ -233,6 +234,33 @@ void SphereWallImpact::Observe(const MechanicalState& s, std::vector<double>& va
             FrictionWork(s),
             GeneratedWork(s),
             TotalEnergy(s) + TotalDissipated(s) - e0_};
+}
+
+}  // namespace impactlab
+
+// --- guards (docs/reliability.md) ---------------------------------------------------------------------
+namespace impactlab {
+
+// Estimate: normal Hertz contact (k_H = 4/3 E* √R, mass m, speed v cos θ, Tsuji α = √5 ξ_L(e_n)) as in
+// ContactOscillator::CriticalTimeStep; with friction also the tangential spring at the same peak overlap,
+// k_t = 8 G* √(R δ_max) acting on 1/m + R²/I = 7/(2m): Δt_t = 2/√(k_t · 7/(2m)). The smaller one is returned.
+std::optional<double> SphereWallImpact::CriticalTimeStep(const MechanicalState& s) const {
+  (void)s;
+  const double m = p_.mass(), vn = p_.normal_speed();
+  if (!(vn > 0.0)) return std::nullopt;
+  const double alpha = p_.e_n < 1.0 ? TsujiAlphaFromRestitution(p_.e_n, 1.5) : 0.0;
+  const auto c = PowerLawCriticalTimeStep(m, p_.hertz_coefficient(), 1.5, vn, alpha);
+  double dt = c.tangent * (c.effective_damped / c.effective);
+  if (law_->friction_coefficient() > 0.0) {
+    const double k_t = 8.0 * p_.effective_shear_modulus() * std::sqrt(p_.radius * c.delta_max_undamped);
+    dt = std::min(dt, 2.0 / std::sqrt(k_t * (1.0 / m + p_.radius * p_.radius / p_.inertia())));
+  }
+  return dt;
+}
+
+std::optional<double> SphereWallImpact::ContactSize(int contact) const {
+  (void)contact;
+  return p_.radius;
 }
 
 }  // namespace impactlab

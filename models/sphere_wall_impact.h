@@ -46,9 +46,9 @@ struct SphereWallImpactParameters {
   double radius = 2.5e-3;       ///< R [m] > 0
   double density = 4000.0;      ///< ρ [kg/m³] > 0
   double E_sphere = 3.8e11;     ///< [Pa] > 0
-  double nu_sphere = 0.23;      ///< [-] in (−1, 0.5]
+  double nu_sphere = 0.23;      ///< [-] in [0, 0.5)
   double E_wall = 7.0e10;       ///< [Pa] > 0 (ignored for a rigid wall)
-  double nu_wall = 0.25;        ///< [-] in (−1, 0.5]
+  double nu_wall = 0.25;        ///< [-] in [0, 0.5)
   bool rigid_wall = false;
   double theta_deg = 0.0;       ///< impact angle from the wall normal [deg] in [0, 90); Seed002's γ = 180° − θ
   double speed = 3.9;           ///< |v| before impact [m/s] > 0
@@ -95,6 +95,9 @@ class SphereWallImpact final : public MechanicalSystem {
   double DissipationPower(const MechanicalState& s) const override;  ///< C δ̇_n² (normal damping only)
 
   int num_contacts() const override { return 1; }
+  /// Δt_crit estimate for explicit schemes (docs/reliability.md, "Numerical guards").
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
+  std::optional<double> ContactSize(int contact) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
 

@@ -34,6 +34,14 @@ inline double RequireInLeftOpen(const std::string& name, double value, double lo
                                InvalidParameter::FormatNumber(upper) + "]");
   return value;
 }
+/// Half-open interval [lower, upper).
+inline double RequireInRightOpen(const std::string& name, double value, double lower, double upper) {
+  if (!(std::isfinite(value) && value >= lower && value < upper))
+    throw InvalidParameter(name, value,
+                           "[" + InvalidParameter::FormatNumber(lower) + ", " +
+                               InvalidParameter::FormatNumber(upper) + ")");
+  return value;
+}
 /// Closed interval [lower, upper].
 inline double RequireInClosed(const std::string& name, double value, double lower, double upper) {
   if (!(std::isfinite(value) && value >= lower && value <= upper))

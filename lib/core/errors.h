@@ -15,10 +15,12 @@ class InvalidParameter : public std::invalid_argument {
  public:
   InvalidParameter(const std::string& parameter, const std::string& value, const std::string& valid_range)
       : std::invalid_argument("invalid " + parameter + " = " + value + " (valid: " + valid_range + ")"),
-        parameter_(parameter) {}
+        parameter_(parameter), value_(value), valid_range_(valid_range) {}
   InvalidParameter(const std::string& parameter, double value, const std::string& valid_range)
       : InvalidParameter(parameter, FormatNumber(value), valid_range) {}
   const std::string& parameter() const { return parameter_; }
+  const std::string& value() const { return value_; }
+  const std::string& valid_range() const { return valid_range_; }
 
   static std::string FormatNumber(double value) {
     std::ostringstream os;
@@ -28,7 +30,7 @@ class InvalidParameter : public std::invalid_argument {
   }
 
  private:
-  std::string parameter_;
+  std::string parameter_, value_, valid_range_;
 };
 
 /// A time step that could not be completed even after the retries the driver allows.

@@ -7,6 +7,7 @@
 namespace impactlab {
 
 const ParameterSet::Value* ParameterSet::Find(const std::string& key) const {
+  asked_.insert(key);
   auto it = values_.find(key);
   if (it == values_.end()) return nullptr;
   used_.insert(key);

@@ -16,7 +16,10 @@ class ParameterSet {
   using Value = std::variant<double, std::string, std::vector<double>, bool>;
 
   void Set(const std::string& key, Value value) { values_[key] = std::move(value); }
-  bool Has(const std::string& key) const { return values_.count(key) != 0; }
+  bool Has(const std::string& key) const {
+    asked_.insert(key);
+    return values_.count(key) != 0;
+  }
 
   /// Typed getters: throw InvalidParameter naming the key when the type does not match.
   double GetDouble(const std::string& key) const;
@@ -29,6 +32,9 @@ class ParameterSet {
 
   /// Keys present in the set that no getter has asked for.
   std::vector<std::string> UnusedKeys() const;
+  /// Every key a getter or Has() asked for, present or not: the valid keys of whatever read this set (the
+  /// candidates for "did you mean" on an unknown key).
+  std::vector<std::string> AskedKeys() const { return {asked_.begin(), asked_.end()}; }
   const std::map<std::string, Value>& values() const { return values_; }
   /// Human-readable value (for error messages and reports).
   static std::string ToString(const Value& value);
@@ -37,6 +43,7 @@ class ParameterSet {
   const Value* Find(const std::string& key) const;
   std::map<std::string, Value> values_;
   mutable std::set<std::string> used_;
+  mutable std::set<std::string> asked_;
 };
 
 }  // namespace impactlab

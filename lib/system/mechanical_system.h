@@ -76,6 +76,22 @@ class MechanicalSystem {
     (void)overlap_rate;
   }
 
+  // --- stability and scale estimates (for the guards of the run driver, docs/reliability.md) ----------
+  /// Estimated stability limit Δt_crit [s] of explicit schemes (central difference / velocity Verlet,
+  /// Δt_crit = 2/ω_max with the stiffest contact frequency expected from state s, reduced for damping where
+  /// the model knows it). An ESTIMATE (the contact stiffness varies along the impact), used to warn, never
+  /// to change a step. nullopt: the model does not know one.
+  virtual std::optional<double> CriticalTimeStep(const MechanicalState& s) const {
+    (void)s;
+    return std::nullopt;
+  }
+  /// Characteristic size [m] of the bodies meeting at contact i (e.g. the smaller radius), against which
+  /// the overlap δ_i is judged physical or not. nullopt: unknown.
+  virtual std::optional<double> ContactSize(int contact) const {
+    (void)contact;
+    return std::nullopt;
+  }
+
   // --- momenta (for isolated systems; nullopt where undefined, e.g. a body against a wall) ---------
   virtual std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const {
     (void)s;

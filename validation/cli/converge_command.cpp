@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "core/suggest.h"
 #include "convergence/exact_convergence.h"
 #include "core/checks.h"
 #include "core/errors.h"
@@ -64,6 +65,8 @@ void AddConvergeCommand(CLI::App& app, Action& action) {
       ModelInstance model = ModelRegistry().Get(sc.model).make(p);
       std::vector<std::unique_ptr<Integrator>> integrators;
       for (const auto& n : args->integrators) integrators.push_back(IntegratorRegistry().Get(n).make(p));
+      // As in `impactlab run`: option keys of integrators not chosen here (cvode_rtol, ...) are valid keys.
+      for (const auto& [n, entry] : IntegratorRegistry().entries()) (void)entry.make(p);
       // The scenario's own run length and step are replaced by the exact contact and --dt-*; every other key
       // must have been used by the model or an integrator (a typo is an error, as in `impactlab run`).
       (void)p.GetDouble("t_end", 0.0);
@@ -72,7 +75,8 @@ void AddConvergeCommand(CLI::App& app, Action& action) {
       (void)p.GetDouble("output_every", 0.0);
       if (auto unused = p.UnusedKeys(); !unused.empty())
         throw InvalidParameter(unused.front(), ParameterSet::ToString(p.values().at(unused.front())),
-                               "a key of model \"" + sc.model + "\" or of the chosen integrators");
+                               "a key of model \"" + sc.model + "\" or of the chosen integrators" +
+                                   DidYouMean(unused.front(), p.AskedKeys()));
       const ExactReference ref = MakeExactReference(*model.system);
       std::vector<double> dts;
       for (int i = 0; i < args->levels; ++i)

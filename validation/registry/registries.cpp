@@ -21,8 +21,8 @@ namespace {
 
 OdeintRungeKutta::Options RkOptions(const ParameterSet& p) {
   OdeintRungeKutta::Options o;
-  o.abs_tol = p.GetDouble("rk_atol", o.abs_tol);
-  o.rel_tol = p.GetDouble("rk_rtol", o.rel_tol);
+  o.abs_tol = RequirePositive("rk_atol", p.GetDouble("rk_atol", o.abs_tol));
+  o.rel_tol = RequirePositive("rk_rtol", p.GetDouble("rk_rtol", o.rel_tol));
   return o;
 }
 
@@ -128,6 +128,7 @@ Registry<ModelFactory> MakeModelRegistry() {
           }
           if (law_name == "power_law" && p.Has("p")) RequireAtLeast("p", p.GetDouble("p"), 1.0);
           auto elastic = NormalLawRegistry().Get(law_name).make(p);
+          if (law_name == "hertz" && p.Has("R_star")) op.contact_radius = p.GetDouble("R_star");  // overlap guard
           const double e = TargetRestitution(p);
           std::string damping = p.GetString("damping", e == 1.0 ? "none" : "tsuji");
           if (e == 1.0 && damping != "kuwabara_kono" && !p.Has("alpha") && !p.Has("c")) damping = "none";

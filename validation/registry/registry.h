@@ -1,5 +1,6 @@
 // Registry: a sorted name -> factory map, used only at the edge (CLI and scenario parsing). Unknown names
-// are an InvalidParameter that lists every valid name. Numerics never look names up.
+// are an InvalidParameter that lists every valid name (plus a "did you mean" suggestion, core/suggest.h).
+// Numerics never look names up.
 #pragma once
 
 #include <functional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/suggest.h"
 
 namespace impactlab {
 
@@ -27,7 +29,8 @@ class Registry {
   }
   const Entry& Get(const std::string& name) const {
     auto it = entries_.find(name);
-    if (it == entries_.end()) throw InvalidParameter(key_, "\"" + name + "\"", "one of: " + NameList());
+    if (it == entries_.end())
+      throw InvalidParameter(key_, "\"" + name + "\"", "one of: " + NameList() + DidYouMean(name, names()));
     return it->second;
   }
   bool Has(const std::string& name) const { return entries_.count(name) != 0; }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/suggest.h"
 #include "io/atomic_file.h"
 #include "report/report_writer.h"
 #include "report/study.h"
@@ -25,9 +26,17 @@ int RunValidationSuite(const ValidationOptions& options) {
   namespace fs = std::filesystem;
   auto all = RegisteredStudies();
   std::vector<std::unique_ptr<Study>> studies;
-  for (auto& s : all)
+  std::vector<std::string> names;
+  for (auto& s : all) {
+    names.push_back(s->name());
     if (options.only.empty() || s->name().find(options.only) != std::string::npos) studies.push_back(std::move(s));
-  if (studies.empty()) throw InvalidParameter("--only", "\"" + options.only + "\"", "a pattern matching a study name");
+  }
+  if (studies.empty()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InvalidParameter("--only", "\"" + options.only + "\"",
+                           "a pattern matching a study name: " + list + DidYouMean(options.only, names));
+  }
   const fs::path out = options.out_dir;
   fs::create_directories(out);
 

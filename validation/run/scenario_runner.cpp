@@ -6,12 +6,23 @@
 #include <sstream>
 
 #include "core/checks.h"
+#include "core/suggest.h"
 #include "io/atomic_file.h"
 #include "observe/energy_ledger.h"
 #include "observe/time_series_writer.h"
 #include "registry/registries.h"
 
 namespace impactlab {
+
+namespace {
+double RequireInteger(const std::string& key, double value, double lo, double hi) {
+  if (!(value >= lo && value <= hi && value == std::floor(value)))
+    throw InvalidParameter(key, value,
+                           "an integer in [" + InvalidParameter::FormatNumber(lo) + ", " +
+                               InvalidParameter::FormatNumber(hi) + "]");
+  return value;
+}
+}  // namespace
 
 nlohmann::json RunScenario(const RunRequest& request) {
   const Scenario& sc = request.scenario;
@@ -21,13 +32,29 @@ nlohmann::json RunScenario(const RunRequest& request) {
   if (names.empty()) names = {"velocity_verlet"};
 
   // Build everything first: all input errors surface before any file is written.
-  ModelInstance model = ModelRegistry().Get(sc.model).make(p);
+  ModelInstance model;
+  try {
+    model = ModelRegistry().Get(sc.model).make(p);
+  } catch (const InvalidParameter& e) {
+    // A required key reported missing is often a misspelt key that is present: name it.
+    if (e.value() == "<missing>") {
+      if (const auto typo = ClosestMatch(e.parameter(), p.UnusedKeys()))
+        throw InvalidParameter(e.parameter(), e.value(),
+                               e.valid_range() + "; the scenario has the unknown key '" + *typo +
+                                   "': did you mean '" + e.parameter() + "'?");
+    }
+    throw;
+  }
   SimulationOptions options;
   options.dt = request.dt ? *request.dt : p.GetDouble("dt");
   if (request.dt && p.Has("dt")) (void)p.GetDouble("dt");  // overridden by --dt, but not an unknown key
   RequirePositive("dt", options.dt);
   options.t_end = RequirePositive("t_end", p.GetDouble("t_end"));
   options.stop_after_separation = RequireNonNegative("stop_after_separation", p.GetDouble("stop_after_separation", 0.0));
+  options.max_halvings =
+      static_cast<int>(RequireInteger("max_step_halvings", p.GetDouble("max_step_halvings", 20.0), 0, 60));
+  const double overlap_fraction =
+      RequireInLeftOpen("max_overlap_fraction", p.GetDouble("max_overlap_fraction", kMaxOverlapFraction), 0.0, 1.0);
   const long output_every = static_cast<long>(RequirePositive("output_every", p.GetDouble("output_every", 0.0) > 0
       ? p.GetDouble("output_every") : std::max(1.0, std::floor(options.t_end / options.dt / 20000.0))));
   std::vector<std::unique_ptr<Integrator>> integrators;
@@ -38,8 +65,31 @@ nlohmann::json RunScenario(const RunRequest& request) {
   if (auto unused = p.UnusedKeys(); !unused.empty()) {
     std::string list;
     for (const auto& k : unused) list += (list.empty() ? "" : ", ") + k;
+    std::vector<std::string> valid = p.AskedKeys();
+    valid.push_back("model");
+    valid.push_back("integrators");
     throw InvalidParameter(unused.front(), ParameterSet::ToString(p.values().at(unused.front())),
-                           "a key of model \"" + sc.model + "\" (unknown keys: " + list + "; see docs/scenarios.md)");
+                           "a key of model \"" + sc.model + "\" (unknown keys: " + list + "; see docs/scenarios.md)" +
+                               DidYouMean(unused.front(), valid));
+  }
+
+  // Guard: dt against the model's stability estimate, for every conditionally stable (explicit fixed-step)
+  // scheme — before anything runs or is written.
+  const MechanicalSystem& system = *model.system;
+  std::vector<std::string> warnings;
+  auto warn = [&](const std::string& w) {
+    warnings.push_back(w);
+    if (request.warn) request.warn(w);
+  };
+  if (const auto crit = system.CriticalTimeStep(system.InitialState())) {
+    for (const auto& integrator : integrators) {
+      if (!IsConditionallyStable(integrator->traits()) || !(options.dt > *crit)) continue;
+      const std::string what = "the estimated stability limit " + InvalidParameter::FormatNumber(*crit) +
+                               " s of explicit '" + integrator->name() + "' for this model";
+      if (request.strict) throw InvalidParameter("dt", options.dt, "<= " + what + " (--strict)");
+      warn("dt = " + InvalidParameter::FormatNumber(options.dt) + " is above " + what +
+           "; results may be unstable (use --strict to make this an error)");
+    }
   }
 
   nlohmann::json summary;
@@ -55,7 +105,6 @@ nlohmann::json RunScenario(const RunRequest& request) {
   summary["parameters"] = params;
   summary["runs"] = nlohmann::json::array();
 
-  const MechanicalSystem& system = *model.system;
   for (auto& integrator : integrators) {
     EnergyLedger ledger;
     std::vector<StepObserver*> observers{&ledger};
@@ -82,6 +131,58 @@ nlohmann::json RunScenario(const RunRequest& request) {
     run["internal_steps"] = record.statistics.internal_steps;
     run["final_time"] = record.final_state.t;
     model.summarize(RunOutcome{record, ledger}, run);
+    // Guard: an explicit fixed-step scheme rejects a step only when it was non-finite (or its velocity
+    // fixed point failed); the driver then halved it. The run recovered, but dt is suspect: say so.
+    if (IsConditionallyStable(integrator->traits()) && record.statistics.rejected_steps > 0) {
+      const auto crit = system.CriticalTimeStep(system.InitialState());
+      const std::string w = "'" + integrator->name() + "' rejected " +
+                            std::to_string(record.statistics.rejected_steps) +
+                            " step attempts (non-finite state or failed velocity iteration) and recovered by "
+                            "halving them: dt = " +
+                            InvalidParameter::FormatNumber(options.dt) + " is likely too large" +
+                            (crit ? " (estimated stability limit " + InvalidParameter::FormatNumber(*crit) + " s)"
+                                  : std::string());
+      if (request.strict) throw StepFailure(w + " (--strict)");
+      warn(w);
+    }
+    // Guard: overlap against the contacts' characteristic size (located maximum-overlap events and the
+    // final state, so a run that ends inside a contact is judged too).
+    {
+      std::optional<double> worst;
+      int worst_contact = 0;
+      double worst_overlap = 0.0;
+      auto consider = [&](int i, double overlap) {
+        const auto size = system.ContactSize(i);
+        if (!size || !(*size > 0.0)) return;
+        const double r = overlap / *size;
+        if (!worst || r > *worst) {
+          worst = r;
+          worst_contact = i;
+          worst_overlap = overlap;
+        }
+      };
+      for (const auto& ev : record.events) consider(ev.contact, ev.overlap);
+      if (system.num_contacts() > 0) {
+        std::vector<double> d(system.num_contacts()), dd(system.num_contacts());
+        system.ContactOverlaps(record.final_state, d, dd);
+        for (int i = 0; i < system.num_contacts(); ++i) consider(i, d[i]);
+      }
+      if (worst) {
+        run["overlap_over_size_max"] = std::max(*worst, 0.0);
+        run["unphysical_overlap"] = *worst > overlap_fraction;
+        if (*worst > overlap_fraction) {
+          const std::string w = "unphysical overlap with '" + integrator->name() + "': delta = " +
+                                InvalidParameter::FormatNumber(worst_overlap) + " m at contact " +
+                                std::to_string(worst_contact) + " is " + InvalidParameter::FormatNumber(*worst) +
+                                " of the contact size " +
+                                InvalidParameter::FormatNumber(*system.ContactSize(worst_contact)) +
+                                " m (limit max_overlap_fraction = " + InvalidParameter::FormatNumber(overlap_fraction) +
+                                "): the contact law is far outside its small-overlap range";
+          if (request.strict) throw StepFailure(w + " (--strict)");
+          warn(w);
+        }
+      }
+    }
     nlohmann::json events = nlohmann::json::array();
     for (const auto& ev : record.events) {
       if (events.size() >= 200) break;
@@ -91,6 +192,7 @@ nlohmann::json RunScenario(const RunRequest& request) {
     run["events"] = events;
     summary["runs"].push_back(run);
   }
+  if (!warnings.empty()) summary["warnings"] = warnings;
   if (!request.out_dir.empty())
     WriteFileAtomically(std::filesystem::path(request.out_dir) / "summary.json", summary.dump(2) + "\n");
   return summary;

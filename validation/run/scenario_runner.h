@@ -2,9 +2,11 @@
 // One run per integrator; each writes <out>/<integrator>.csv (time series) and the summary JSON entry.
 // Summary keys per integrator: integrator, dt, steps, restitution, contact_duration, max_overlap,
 // energy_error_max, energy_balance_residual_max, momentum_drift_max, wall_time_s, rhs_evaluations,
-// newton_iterations, rejected_steps, plus the model's own keys.
+// newton_iterations, rejected_steps, plus the model's own keys; overlap_over_size_max and unphysical_overlap
+// when the model states a contact size; "warnings" (summary level) when a guard fired (docs/reliability.md).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -19,7 +21,18 @@ struct RunRequest {
   std::vector<std::string> integrators;  ///< empty: the scenario's list, else velocity_verlet
   std::optional<double> dt;              ///< overrides the scenario's dt
   std::string out_dir;                   ///< empty: no files written
+  /// --strict: dt above an explicit scheme's estimated stability limit is an InvalidParameter (before
+  /// anything runs) and an unphysical overlap a StepFailure, instead of warnings.
+  bool strict = false;
+  /// Receives each warning (one line) as it arises; null: warnings only go into the summary.
+  std::function<void(const std::string&)> warn;
 };
+
+/// Default largest physical overlap as a fraction of the contact's characteristic size
+/// (MechanicalSystem::ContactSize, e.g. the smaller radius): beyond 10 % the small-strain contact laws
+/// (Hertz, Mindlin, ECC) are far outside their range [Johnson 1985, §4.2: δ ≪ R]. Scenario key
+/// max_overlap_fraction overrides it.
+inline constexpr double kMaxOverlapFraction = 0.1;
 
 /// Runs every integrator; throws InvalidParameter on bad input (before anything is written), StepFailure
 /// when an integrator cannot complete a step.
