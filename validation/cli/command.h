@@ -16,5 +16,6 @@ void AddCalibrateCommand(CLI::App& app, Action& action);
 void AddExactCommand(CLI::App& app, Action& action);     // exact_command.cpp
 void AddDtcritCommand(CLI::App& app, Action& action);    // dtcrit_command.cpp
 void AddConvergeCommand(CLI::App& app, Action& action);  // converge_command.cpp
+void AddSweepCommand(CLI::App& app, Action& action);     // sweep_command.cpp
 
 }  // namespace impactlab::cli
