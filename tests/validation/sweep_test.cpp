@@ -20,6 +20,7 @@
 #include <string>
 #include <thread>
 
+#include "core/errors.h"
 #include "io/resumable_table.h"
 #include "run/scenario_runner.h"
 #include "sweep/parallel_sweep.h"
