@@ -138,6 +138,12 @@ TEST_CASE("[study] sweep determinism: byte-identical sweep.csv for 1 and 2 threa
   }
   CHECK(csv[0] == csv[1]);  // thread count does not matter
   CHECK(csv[0] == csv[2]);  // run to run
+  SweepOptions in_memory;
+  in_memory.threads = 2;
+  CHECK(RunSweep(spec, in_memory).csv == csv[0]);  // no --out: same table, nothing written
+  const SweepTiming timing = TimeSweep(spec, 2);
+  CHECK(timing.rows == 12);
+  CHECK(timing.wall_time_s > 0.0);
   REQUIRE(Lines(csv[0]).size() == 2 + 12);
 
   // Each row is exactly what a direct run of the same case gives (row 7 = case 3 (e = 0.7, v0 = 1.5), rk4).

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -389,6 +390,30 @@ SweepTiming TimeSweep(const SweepSpec& spec, int threads) {
   o.threads = threads;
   const SweepResult r = RunSweep(spec, o);
   return SweepTiming{threads, r.rows_done, r.wall_time_s};
+}
+
+SweepScaling MeasureSweepScaling(const SweepSpec& spec, int repeats) {
+  if (repeats < 1) throw InvalidParameter("repeats", repeats, ">= 1");
+  SweepScaling s;
+  s.wall_1_thread_s = s.wall_2_threads_s = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < repeats; ++k) {
+    const SweepTiming one = TimeSweep(spec, 1);
+    const SweepTiming two = TimeSweep(spec, 2);
+    s.wall_1_thread_s = std::min(s.wall_1_thread_s, one.wall_time_s);
+    s.wall_2_threads_s = std::min(s.wall_2_threads_s, two.wall_time_s);
+    s.rows = one.rows;
+  }
+  s.speedup_2_threads = s.wall_1_thread_s / s.wall_2_threads_s;
+  return s;
+}
+
+SweepSpec ReferenceScalingSweep() {
+  SweepSpec spec;
+  spec.scenario = LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/ellipsoid_wall.toml");
+  ApplyOverride(spec.scenario, "dt=1e-6");
+  spec.axes = {ParseSweepAxis("theta_deg=0:75:6"), ParseSweepAxis("e_cn=0.3,0.5,0.7,0.9")};
+  spec.integrators = {"velocity_verlet"};
+  return spec;
 }
 
 }  // namespace impactlab

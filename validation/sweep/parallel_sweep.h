@@ -84,4 +84,17 @@ struct SweepTiming {
 };
 SweepTiming TimeSweep(const SweepSpec& spec, int threads);
 
+/// Best-of-`repeats` wall times with 1 and 2 threads and their ratio (what `impactlab bench` reports as
+/// sweep_speedup_2_threads). The minimum over repeats filters out time stolen by other processes.
+struct SweepScaling {
+  double wall_1_thread_s = 0.0, wall_2_threads_s = 0.0, speedup_2_threads = 0.0;
+  size_t rows = 0;
+};
+SweepScaling MeasureSweepScaling(const SweepSpec& spec, int repeats);
+
+/// The reference scaling sweep of docs/sweeps.md: validation/scenarios/ellipsoid_wall.toml (Seed000 base
+/// case) with dt = 1e-6 s, theta_deg = 0:75:6 x e_cn = 0.3,0.5,0.7,0.9 (24 cases, velocity Verlet, ~5e4
+/// steps each).
+SweepSpec ReferenceScalingSweep();
+
 }  // namespace impactlab
