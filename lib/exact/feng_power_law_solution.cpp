@@ -28,10 +28,11 @@ constexpr double kQuadratureTolerance = 1e-12;
 constexpr int kRootDigits = 50;
 constexpr std::uintmax_t kMaxRootIterations = 100;
 
-// Boost 1.74's tanh_sinh::integrate(f, a, b) is non-const (it extends its abscissa tables lazily); one
-// shared instance (impactlab is single-threaded per process).
+// Boost 1.74's tanh_sinh::integrate(f, a, b) is non-const (it extends its abscissa tables lazily), so one
+// instance per thread: parallel sweeps and `validate --threads N` step the exact integrator concurrently.
+// The tables hold fixed abscissas/weights per level, so the result does not depend on what was cached.
 boost::math::quadrature::tanh_sinh<double>& TanhSinh() {
-  static boost::math::quadrature::tanh_sinh<double> integrator;
+  thread_local boost::math::quadrature::tanh_sinh<double> integrator;
   return integrator;
 }
 
