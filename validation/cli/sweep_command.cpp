@@ -17,7 +17,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
   struct Args {
     std::string scenario, out;
     std::vector<std::string> vary, sets, integrators, metrics;
-    int threads = 1;
+    int threads = 0;
     bool json = false;
   };
   auto args = std::make_shared<Args>();
@@ -26,7 +26,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
   sub->add_option("--integrator", args->integrators, "integrator name (repeatable; see `impactlab list`)");
   sub->add_option("--set", args->sets, "override a scenario key for every case: key=value (repeatable)");
   sub->add_option("--metric", args->metrics, "extra summary key stored as a column (repeatable)");
-  sub->add_option("--threads", args->threads, "worker threads (default 1; 0: all cores)");
+  sub->add_option("--threads", args->threads, "worker threads (default 0: all cores; results do not depend on it)");
   sub->add_option("--out", args->out, "output directory (DIR/sweep.csv, DIR/sweep.json)")->required();
   sub->add_flag("--json", args->json, "print the sweep JSON on stdout");
   sub->callback([&action, args] {
@@ -47,7 +47,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       if (args->json) {
         nlohmann::json j = r.json;
         j["wall_time_s"] = r.wall_time_s;
-        j["threads"] = args->threads;
+        j["threads"] = r.threads;
         j["interrupted"] = r.interrupted;
         std::cout << j.dump(2) << "\n";
       }
@@ -58,7 +58,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       }
       if (!args->json)
         std::cout << "sweep: " << r.rows_total << " rows (" << r.rows_resumed << " resumed, " << r.rows_failed
-                  << " step failures) in " << r.wall_time_s << " s; wrote " << args->out << "/sweep.csv and "
+                  << " step failures) in " << r.wall_time_s << " s on " << r.threads << " threads; wrote " << args->out << "/sweep.csv and "
                   << args->out << "/sweep.json\n";
       return 0;
     };

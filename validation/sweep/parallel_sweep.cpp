@@ -341,6 +341,7 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
   int threads = options.threads > 0 ? options.threads
                                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   threads = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), std::max<size_t>(todo.size(), 1)));
+  result.threads = threads;
   const auto t0 = std::chrono::steady_clock::now();
   {
     std::vector<std::jthread> pool;

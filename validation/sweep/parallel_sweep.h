@@ -56,6 +56,7 @@ struct SweepResult {
   std::vector<std::vector<std::string>> rows;  ///< rows done, in row order (cells as in the CSV)
   size_t rows_total = 0, rows_done = 0, rows_resumed = 0, rows_failed = 0;
   bool interrupted = false;
+  int threads = 0;           ///< worker threads used
   double wall_time_s = 0.0;  ///< of the computing phase (threads running)
   std::string fingerprint;
   std::string csv;  ///< the CSV text (= DIR/sweep.csv)
