@@ -35,8 +35,18 @@ using namespace impactlab;
 
 const std::string kScenarios = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/";
 
+fs::path TestRoot() { return fs::temp_directory_path() / ("impactlab_sweep_test_" + std::to_string(getpid())); }
+
+// Removes this process's scratch directories at exit.
+struct ScratchCleanup {
+  ~ScratchCleanup() {
+    std::error_code ec;
+    fs::remove_all(TestRoot(), ec);
+  }
+} scratch_cleanup;
+
 fs::path FreshDir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("impactlab_sweep_test_" + std::to_string(getpid())) / name;
+  const fs::path d = TestRoot() / name;
   fs::remove_all(d);
   return d;
 }
