@@ -25,6 +25,7 @@ extern "C" void HandleInterrupt(int) {
 }  // namespace
 
 void InstallInterruptHandlers() {
+  g_stop.store(false, std::memory_order_relaxed);  // a new command starts (the CLI may run in-process twice)
   struct sigaction action {};
   action.sa_handler = HandleInterrupt;
   sigemptyset(&action.sa_mask);

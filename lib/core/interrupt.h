@@ -19,7 +19,8 @@ class Interrupted : public std::runtime_error {
   explicit Interrupted(const std::string& what) : std::runtime_error(what) {}
 };
 
-/// Installs the SIGINT/SIGTERM handlers (idempotent; re-arms them after a signal was handled).
+/// Clears the stop flag and installs the SIGINT/SIGTERM handlers (call once at the start of an interruptible
+/// command; calling again re-arms them after a signal was handled).
 void InstallInterruptHandlers();
 /// True once SIGINT or SIGTERM was received (or RequestStop() was called).
 bool StopRequested();

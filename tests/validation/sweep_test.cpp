@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/interrupt.h"
 #include "io/resumable_table.h"
 #include "run/scenario_runner.h"
 #include "sweep/parallel_sweep.h"
@@ -339,4 +340,33 @@ TEST_CASE("impactlab sweep: disk full mid-sweep → clear error, stored rows int
   const Output resumed = RunCli(args + " --out " + out.string());
   REQUIRE_MESSAGE(resumed.status == 0, resumed.out);
   CHECK(ReadFile(out / "sweep.csv") == ReadFile(ref / "sweep.csv"));
+}
+
+TEST_CASE("sweep: a stop requested after the first row keeps exactly that row; resume completes it identically") {
+  const SweepSpec spec = FastSpec();
+  const fs::path ref = FreshDir("stop_ref"), cut = FreshDir("stop_cut");
+  SweepOptions o;
+  o.threads = 1;
+  o.out_dir = ref.string();
+  const std::string reference = RunSweep(spec, o).csv;
+
+  o.out_dir = cut.string();
+  o.progress = [](const std::string& line) {
+    if (line.rfind("[1/", 0) == 0) RequestStop();  // as if SIGINT arrived while row 0 was being stored
+  };
+  const SweepResult stopped = RunSweep(spec, o);
+  ClearStopRequest();
+  CHECK(stopped.interrupted);
+  CHECK(stopped.rows_done == 1);
+  const auto lines = Lines(ReadFile(cut / "sweep.csv"));
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[2] == Lines(reference)[2]);
+  CHECK(ReadFile(cut / "sweep.json").find("\"complete\": false") != std::string::npos);
+
+  o.progress = nullptr;
+  o.threads = 2;
+  const SweepResult resumed = RunSweep(spec, o);
+  CHECK(!resumed.interrupted);
+  CHECK(resumed.rows_resumed == 1);
+  CHECK(ReadFile(cut / "sweep.csv") == reference);
 }
