@@ -370,3 +370,21 @@ TEST_CASE("sweep: a stop requested after the first row keeps exactly that row; r
   CHECK(resumed.rows_resumed == 1);
   CHECK(ReadFile(cut / "sweep.csv") == reference);
 }
+
+TEST_CASE("resumable table: concurrent Puts from 4 threads lose no row and keep the fixed order") {
+  const fs::path path = FreshDir("concurrent") / "t.csv";
+  ResumableTable::Options o;
+  for (int r = 0; r < 200; ++r) o.order.push_back(std::to_string(r));
+  std::string expected = "row,x\n";
+  for (int r = 0; r < 200; ++r) expected += std::to_string(r) + "," + FormatShortest(r * 0.1) + "\n";
+  {
+    ResumableTable t(path, {"row", "x"}, o);
+    std::vector<std::jthread> pool;
+    for (int w = 0; w < 4; ++w)
+      pool.emplace_back([&t, w] {
+        for (int r = 199 - w; r >= 0; r -= 4) t.Put(std::to_string(r), {r * 0.1});  // reverse order
+      });
+  }
+  CHECK(ReadFile(path) == expected);
+  CHECK(ResumableTable(path, {"row", "x"}, o).size() == 200);
+}
