@@ -110,7 +110,7 @@ TEST_CASE("sweep axes: lists, ranges with both ends included, malformed text rej
     CHECK_THROWS_AS(ParseSweepAxis(bad), InvalidParameter);
 }
 
-TEST_CASE("resumable table: rows in the given order whatever the Put order; strict mode refuses other files") {
+TEST_CASE("resumable table: rows in the given order whatever the Put order - strict mode refuses other files") {
   const fs::path dir = FreshDir("table");
   const fs::path path = dir / "t.csv";
   ResumableTable::Options o;
@@ -230,7 +230,7 @@ TEST_CASE("[study] impactlab sweep: SIGINT after the first case → exit 130, re
   CHECK(ReadFile(partial) == reference);
 }
 
-TEST_CASE("impactlab sweep: unwritable output → exit 2 naming the path; existing results untouched") {
+TEST_CASE("impactlab sweep: unwritable output → exit 2 naming the path - existing results untouched") {
   const std::string base = "sweep " + kScenarios + "hertz_impact.toml --vary e=0.5,0.9 --integrator rk4";
   const fs::path dir = FreshDir("unwritable");
   REQUIRE(RunCli(base + " --out " + dir.string()).status == 0);
@@ -298,7 +298,7 @@ TEST_CASE("[study] determinism: RunScenario is bitwise repeatable, alone and on 
   }
 }
 
-TEST_CASE("impactlab sweep: disk full mid-sweep → clear error, stored rows intact; resume → identical") {
+TEST_CASE("impactlab sweep: disk full mid-sweep → clear error, stored rows intact - resume → identical") {
   // Needs a small tmpfs (root with CAP_SYS_ADMIN); elsewhere the case reports why it did not run.
   const fs::path mnt = FreshDir("tmpfs");
   fs::create_directories(mnt);
@@ -342,7 +342,7 @@ TEST_CASE("impactlab sweep: disk full mid-sweep → clear error, stored rows int
   CHECK(ReadFile(out / "sweep.csv") == ReadFile(ref / "sweep.csv"));
 }
 
-TEST_CASE("sweep: a stop requested after the first row keeps exactly that row; resume completes it identically") {
+TEST_CASE("sweep: a stop requested after the first row keeps exactly that row - resume completes it identically") {
   const SweepSpec spec = FastSpec();
   const fs::path ref = FreshDir("stop_ref"), cut = FreshDir("stop_cut");
   SweepOptions o;
