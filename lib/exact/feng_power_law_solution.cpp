@@ -28,10 +28,12 @@ constexpr double kQuadratureTolerance = 1e-12;
 constexpr int kRootDigits = 50;
 constexpr std::uintmax_t kMaxRootIterations = 100;
 
-// Boost 1.74's tanh_sinh::integrate(f, a, b) is non-const (it extends its abscissa tables lazily); one
-// shared instance (impactlab is single-threaded per process).
+// Boost 1.74's tanh_sinh extends its abscissa tables lazily; its mutex-guarded extension publishes the new
+// level count before the level is filled, so a concurrent reader can see a half-built row. Parallel sweeps
+// and `validate --threads N` step the exact integrator concurrently: one instance per thread. The tables
+// hold fixed abscissas/weights per level, so the result does not depend on what was cached.
 boost::math::quadrature::tanh_sinh<double>& TanhSinh() {
-  static boost::math::quadrature::tanh_sinh<double> integrator;
+  thread_local boost::math::quadrature::tanh_sinh<double> integrator;
   return integrator;
 }
 

@@ -83,7 +83,7 @@ double OverdampedContactSegment::Integral(double tau) const {
     if (d <= 0.0) return inv_q * std::pow(-1.0 / XiDot(tau_exit_), b);
     return inv_q * std::pow(d / XiNearExit(d), b);
   };
-  static boost::math::quadrature::tanh_sinh<double> ts;
+  thread_local boost::math::quadrature::tanh_sinh<double> ts;  // non-const integrate(): one per thread
   const double d_end = std::max(tau_exit_ - tau, 0.0);
   return GK::integrate(regular, 0.0, half, 15, kTolerance) +
          ts.integrate(tail, std::pow(d_end, q_), std::pow(half, q_), kTolerance);

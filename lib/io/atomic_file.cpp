@@ -1,5 +1,8 @@
 #include "io/atomic_file.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "core/errors.h"
 
 namespace impactlab {
@@ -22,9 +25,17 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::Commit() {
-  out_.flush();
-  if (!out_) throw InvalidParameter("output file", "\"" + path_.string() + "\"", "a writable path (write failed)");
-  out_.close();
+  if (out_) {
+    errno = 0;  // a failure already recorded by the stream keeps the errno of the failing write
+    out_.flush();
+  }
+  if (out_) out_.close();  // close() writes what is still buffered: its failure (e.g. ENOSPC) counts too
+  if (!out_ || out_.is_open()) {
+    const std::string reason = errno != 0 ? std::strerror(errno) : "write failed";
+    throw InvalidParameter("output file", "\"" + path_.string() + "\"",
+                           "a writable path with free space (writing " + tmp_.string() + " failed: " + reason +
+                               "; the previous " + path_.filename().string() + ", if any, is unchanged)");
+  }
   std::filesystem::rename(tmp_, path_);
   committed_ = true;
 }

@@ -10,6 +10,7 @@
 #include "bench/exact_benchmarks.h"
 #include "bench/model_benchmarks.h"
 #include "bench/peer_benchmarks.h"
+#include "bench/sweep_benchmark.h"
 #include "core/errors.h"
 #include "registry/registries.h"
 
@@ -114,6 +115,15 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     out["exact_vs_cvode_speedup"] = ex["exact_vs_cvode_speedup"];
     const double ns = ex["exact_restitution_ns"];
     AddTarget(targets, "exact_restitution_ns", ns, "<= 1000 ns", ns <= 1000.0);
+  }
+  if (Selected(o, "sweep")) {
+    if (o.progress) std::cerr << "bench: sweep with 1 and 2 threads\n";
+    const nlohmann::json sw = RunSweepScaling(o.quick);
+    out["sweep"] = sw;
+    out["sweep_speedup_2_threads"] = sw["sweep_speedup_2_threads"];
+    const double s = sw["sweep_speedup_2_threads"];
+    AddTarget(targets, "sweep_speedup_2_threads", s, ">= 1.8", s >= 1.8,
+              std::thread::hardware_concurrency() < 2 ? "fewer than 2 hardware threads" : "");
   }
   if (Selected(o, "models")) {
     std::vector<std::string> names = o.integrators;

@@ -17,5 +17,6 @@ void AddExactCommand(CLI::App& app, Action& action);     // exact_command.cpp
 void AddDtcritCommand(CLI::App& app, Action& action);    // dtcrit_command.cpp
 void AddConvergeCommand(CLI::App& app, Action& action);  // converge_command.cpp
 void AddBenchCommand(CLI::App& app, Action& action);     // bench_command.cpp
+void AddSweepCommand(CLI::App& app, Action& action);     // sweep_command.cpp
 
 }  // namespace impactlab::cli

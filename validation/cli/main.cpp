@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   impactlab::cli::AddDtcritCommand(app, action);
   impactlab::cli::AddConvergeCommand(app, action);
   impactlab::cli::AddBenchCommand(app, action);
+  impactlab::cli::AddSweepCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "core/interrupt.h"
 #include "report/validation_suite.h"
 
 namespace impactlab::cli {
@@ -15,7 +16,10 @@ void AddValidateCommand(CLI::App& app, Action& action) {
   sub->add_option("--only", options->only, "run only studies whose name contains PATTERN");
   sub->add_option("--threads", options->threads, "worker threads (default: all cores)");
   sub->add_option("--out", options->out_dir, "output directory (default validation-report)");
-  sub->callback([&action, options] { action = [options] { return RunValidationSuite(*options); }; });
+  sub->callback([&action, options] { action = [options] {
+      InstallInterruptHandlers();  // Ctrl-C: finish running studies, keep results, exit 130
+      return RunValidationSuite(*options);
+    }; });
 }
 
 }  // namespace impactlab::cli

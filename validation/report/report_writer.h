@@ -15,6 +15,7 @@ namespace impactlab {
 struct StudyRecord {
   std::string name, title, source, error;
   double seconds = 0.0;
+  bool interrupted = false;  ///< stopped by SIGINT/SIGTERM (core/interrupt.h) before finishing
   StudyResult result;
 };
 

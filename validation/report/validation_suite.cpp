@@ -16,7 +16,9 @@
 
 #include "core/errors.h"
 #include "core/suggest.h"
+#include "core/interrupt.h"
 #include "io/atomic_file.h"
+#include "io/writable_directory.h"
 #include "report/report_writer.h"
 #include "report/study.h"
 
@@ -38,7 +40,7 @@ int RunValidationSuite(const ValidationOptions& options) {
                            "a pattern matching a study name: " + list + DidYouMean(options.only, names));
   }
   const fs::path out = options.out_dir;
-  fs::create_directories(out);
+  RequireWritableDirectory(out, {"results.json", "report.md"}, "--out");  // before any study runs
 
   const bool tty = isatty(fileno(stdout));
   std::mutex print_mutex;
@@ -52,7 +54,7 @@ int RunValidationSuite(const ValidationOptions& options) {
   const int threads = options.threads > 0 ? options.threads
                                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   auto worker = [&] {
-    for (size_t i = next++; i < studies.size(); i = next++) {
+    for (size_t i = next++; i < studies.size() && !StopRequested(); i = next++) {  // no new study after Ctrl-C
       const Study& study = *studies[i];
       StudyRecord& rec = records[i];
       rec.name = study.name();
@@ -67,6 +69,9 @@ int RunValidationSuite(const ValidationOptions& options) {
       fs::create_directories(ctx.out_dir);
       try {
         rec.result = study.Run(ctx);
+      } catch (const Interrupted& e) {
+        rec.error = e.what();
+        rec.interrupted = true;
       } catch (const std::exception& e) {
         rec.error = e.what();
       }
@@ -74,9 +79,10 @@ int RunValidationSuite(const ValidationOptions& options) {
       size_t pass = 0;
       for (const auto& c : rec.result.claims) pass += c.pass || c.known_deviation;
       std::ostringstream os;
-      os << "[" << ++done << "/" << studies.size() << "] " << study.name() << ": " << pass << "/"
-         << rec.result.claims.size() << " claims pass" << (rec.error.empty() ? "" : " (ERROR: " + rec.error + ")")
-         << std::fixed << std::setprecision(1) << " in " << rec.seconds << " s";
+      os << "[" << ++done << "/" << studies.size() << "] " << study.name() << ": ";
+      if (rec.interrupted) os << "interrupted (stored cases kept)";
+      else os << pass << "/" << rec.result.claims.size() << " claims pass" << (rec.error.empty() ? "" : " (ERROR: " + rec.error + ")");
+      os << std::fixed << std::setprecision(1) << " in " << rec.seconds << " s";
       say(os.str());
     }
   };
@@ -84,8 +90,30 @@ int RunValidationSuite(const ValidationOptions& options) {
   for (int t = 0; t < std::min<int>(threads, static_cast<int>(studies.size())); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
 
+  // Interrupted (SIGINT/SIGTERM): report only the studies that finished, mark results.json, exit 130.
+  std::vector<std::string> unfinished;
+  if (StopRequested()) {
+    std::vector<StudyRecord> finished;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (records[i].name.empty() || records[i].interrupted) unfinished.push_back(studies[i]->name());
+      else finished.push_back(std::move(records[i]));
+    }
+    records = std::move(finished);
+  }
   RenderFigures(out);
   const ReportSummary summary = WriteReport(out, records, options);
+  if (!unfinished.empty()) {
+    const fs::path results = out / "results.json";
+    std::ifstream in(results);
+    nlohmann::json j = nlohmann::json::parse(in);
+    j["interrupted"] = true;
+    j["unfinished_studies"] = unfinished;
+    WriteFileAtomically(results, j.dump(2) + "\n");
+    std::cout << "\ninterrupted: " << records.size() << " of " << studies.size()
+              << " studies finished (report written with those); rerun the same command to resume (the seed-000 "
+                 "studies reuse their stored cases)\n";
+    return kInterruptedExitCode;
+  }
   std::cout << "\n" << summary.table_markdown << "\n";
   std::cout << summary.passed << " of " << summary.total << " claims pass";
   if (summary.known_deviations) std::cout << " (" << summary.known_deviations << " documented known deviations)";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/interrupt.h"
 #include "geometry/ellipsoid_plane_contact.h"
 #include "io/atomic_file.h"
 #include "run/scenario_runner.h"
@@ -36,6 +37,7 @@ double EstimatedContactTime(const EllipsoidCase& c) {
 std::vector<std::string> StudyIntegrators() { return {"velocity_verlet", "rk4", "cvode_bdf"}; }
 
 nlohmann::json RunEllipsoid(const EllipsoidCase& c) {
+  ThrowIfStopRequested("stopped before case " + c.Key());
   RunRequest r;
   r.scenario.path = "<seed000 study>";
   r.scenario.model = "ellipsoid_wall";
@@ -72,44 +74,6 @@ nlohmann::json RunEllipsoid(const EllipsoidCase& c) {
       p.Set("dt", p.GetDouble("dt") * 1.37);
     }
   }
-}
-
-ResumableTable::ResumableTable(std::filesystem::path path, std::vector<std::string> columns)
-    : path_(std::move(path)), columns_(std::move(columns)) {
-  std::ifstream in(path_);
-  std::string line;
-  if (!in || !std::getline(in, line)) return;
-  std::ostringstream header;
-  for (size_t i = 0; i < columns_.size(); ++i) header << (i ? "," : "") << columns_[i];
-  if (line != header.str()) return;  // different layout: recompute everything
-  while (std::getline(in, line)) {
-    std::stringstream ss(line);
-    std::string key, cell;
-    if (!std::getline(ss, key, ',')) continue;
-    std::vector<double> values;
-    while (std::getline(ss, cell, ',')) values.push_back(std::stod(cell));
-    if (values.size() + 1 != columns_.size()) continue;
-    rows_[key] = values;
-    order_.push_back(key);
-  }
-}
-
-void ResumableTable::Put(const std::string& key, const std::vector<double>& values) {
-  if (!rows_.count(key)) order_.push_back(key);
-  rows_[key] = values;
-  Write();
-}
-
-void ResumableTable::Write() const {
-  std::ostringstream os;
-  for (size_t i = 0; i < columns_.size(); ++i) os << (i ? "," : "") << columns_[i];
-  os << '\n' << std::setprecision(17);
-  for (const auto& key : order_) {
-    os << key;
-    for (double v : rows_.at(key)) os << ',' << v;
-    os << '\n';
-  }
-  WriteFileAtomically(path_, os.str());
 }
 
 double RelativeError(double x, double ref) { return std::abs(x - ref) / std::abs(ref); }

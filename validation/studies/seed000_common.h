@@ -2,8 +2,9 @@
 //  - EllipsoidCase → one run of model "ellipsoid_wall" through RunScenario (the same path as the CLI), with
 //    the output step chosen from the estimated contact time t_c ≈ π √(m_n*(t₀)/(2π K_n ρ_G)) so that every
 //    stiffness gets the same number of steps per contact;
-//  - ResumableTable: a CSV keyed by its first column, rewritten atomically after every new row, so an
-//    interrupted sweep resumes where it stopped (rows already present are not recomputed).
+//  - ResumableTable (io/resumable_table.h): a CSV keyed by its first column, rewritten atomically after every
+//    new row, so an interrupted sweep resumes where it stopped (rows already present are not recomputed);
+//    RunEllipsoid throws Interrupted (core/interrupt.h) when a stop was requested, i.e. between cases.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "io/resumable_table.h"
 #include "report/study.h"
 
 namespace impactlab::seed000 {
@@ -38,22 +40,8 @@ nlohmann::json RunEllipsoid(const EllipsoidCase& c);
 /// The integrators every seed-000 study runs side by side.
 std::vector<std::string> StudyIntegrators();
 
-class ResumableTable {
- public:
-  ResumableTable(std::filesystem::path path, std::vector<std::string> columns);
-  bool Has(const std::string& key) const { return rows_.count(key) != 0; }
-  /// Numeric values of a stored row (columns after the key).
-  const std::vector<double>& Get(const std::string& key) const { return rows_.at(key); }
-  /// Stores a row and rewrites the file atomically.
-  void Put(const std::string& key, const std::vector<double>& values);
-
- private:
-  void Write() const;
-  std::filesystem::path path_;
-  std::vector<std::string> columns_;
-  std::map<std::string, std::vector<double>> rows_;
-  std::vector<std::string> order_;
-};
+/// The resumable CSV cache of the seed-000 studies (now shared: io/resumable_table.h).
+using ResumableTable = impactlab::ResumableTable;
 
 /// Relative difference |x − ref|/|ref|.
 double RelativeError(double x, double ref);

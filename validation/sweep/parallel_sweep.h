@@ -1,0 +1,101 @@
+// Parallel, resumable, interruptible parameter sweep over a scenario (`impactlab sweep`, docs/sweeps.md).
+//
+// Cases are the cartesian product of the axes ("key=v1,v2,..." or "key=start:stop:count", the first axis
+// varying slowest); every case is the base scenario plus one `key=value` override per axis (parsed exactly
+// like --set), run once per integrator through RunScenario (no time-series files). One result row per
+// case x integrator: row index r = case * n_integrators + integrator.
+//
+// Nothing lost: with an output directory, every finished row is stored at once in DIR/sweep.csv, rewritten
+// atomically (io/resumable_table.h), rows always in row order whatever the completion order, numbers in
+// shortest round-trip form. Rerunning the same sweep skips the rows present (resume); a file written by a
+// different sweep (fingerprint of model, base parameters, axes, integrators and metric columns) is refused.
+// The output directory is checked for writability before any case runs. On StopRequested()
+// (core/interrupt.h) the workers finish the case they are computing, start no new one, and RunSweep returns
+// with `interrupted` set.
+//
+// Determinism: cases are independent (each worker builds its own model and integrator from the registries,
+// whose construction is a thread-safe function-local static), nothing depends on timing except wall_time_s,
+// which is not a column, so DIR/sweep.csv is byte-identical for any thread count and run to run.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace impactlab {
+
+/// One swept key and its override texts, in order.
+struct SweepAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+/// Parses "key=v1,v2,..." (each value as for --set) or "key=start:stop:count" (count >= 2 values equally
+/// spaced from start to stop, both included; count = 1 gives start). InvalidParameter on malformed text.
+SweepAxis ParseSweepAxis(const std::string& text);
+
+struct SweepSpec {
+  Scenario scenario;                     ///< base scenario (with --set overrides applied)
+  std::vector<SweepAxis> axes;           ///< at least one
+  std::vector<std::string> integrators;  ///< empty: the scenario's list, else velocity_verlet
+  std::vector<std::string> metrics;      ///< extra summary keys stored as columns (after the default ones)
+};
+
+struct SweepOptions {
+  int threads = 1;       ///< worker threads (<= 0: hardware concurrency)
+  std::string out_dir;   ///< empty: nothing written (results only in the returned SweepResult)
+  /// Receives one progress line per finished row (may be called from worker threads, one at a time).
+  std::function<void(const std::string&)> progress;
+};
+
+struct SweepResult {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  ///< rows done, in row order (cells as in the CSV)
+  size_t rows_total = 0, rows_done = 0, rows_resumed = 0, rows_failed = 0;
+  bool interrupted = false;
+  int threads = 0;           ///< worker threads used
+  double wall_time_s = 0.0;  ///< of the computing phase (threads running)
+  std::string fingerprint;
+  std::string csv;  ///< the CSV text (= DIR/sweep.csv)
+  nlohmann::json json;  ///< = DIR/sweep.json (spec, columns, rows; no timings)
+};
+
+/// Default metric columns (RunScenario summary keys).
+const std::vector<std::string>& DefaultSweepMetrics();
+/// Column names of the results table: row, case, <axis keys>, integrator, status, <metrics>.
+std::vector<std::string> SweepColumns(const SweepSpec& spec);
+/// Number of rows = product of axis sizes x number of integrators.
+size_t SweepRowCount(const SweepSpec& spec);
+/// 16 hex digits identifying what the sweep computes (not where it writes or how many threads).
+std::string SweepFingerprint(const SweepSpec& spec);
+
+/// Runs (or resumes) the sweep. Throws InvalidParameter for bad input or an unusable output directory
+/// before any case runs (and for a failing write later; rows stored until then stay intact). A case whose
+/// integrator fails a step gives a row with status "step_failure" and empty metrics.
+SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options);
+
+/// For benchmarks: runs the sweep in memory with `threads` workers; wall time of the computing phase.
+struct SweepTiming {
+  int threads = 1;
+  size_t rows = 0;
+  double wall_time_s = 0.0;
+};
+SweepTiming TimeSweep(const SweepSpec& spec, int threads);
+
+/// Best-of-`repeats` wall times with 1 and 2 threads and their ratio (what `impactlab bench` reports as
+/// sweep_speedup_2_threads). The minimum over repeats filters out time stolen by other processes.
+struct SweepScaling {
+  double wall_1_thread_s = 0.0, wall_2_threads_s = 0.0, speedup_2_threads = 0.0;
+  size_t rows = 0;
+};
+SweepScaling MeasureSweepScaling(const SweepSpec& spec, int repeats);
+
+/// The reference scaling sweep of docs/sweeps.md: validation/scenarios/ellipsoid_wall.toml (Seed000 base
+/// case) with dt = 1e-6 s, theta_deg = 0:75:6 x e_cn = 0.3,0.5,0.7,0.9 (24 cases, velocity Verlet, ~5e4
+/// steps each).
+SweepSpec ReferenceScalingSweep();
+
+}  // namespace impactlab
