@@ -125,7 +125,7 @@ TEST_CASE("phi-form damping: exact energy balance E + D = E0 and non-negative di
   }
 }
 
-TEST_CASE("momentum: chain and cloud keep P (and L) to 1e-12 with Simo-Tarnow and invariant DG; Cartesian DG drifts") {
+TEST_CASE("momentum: chain and cloud keep P (and L) to 1e-12 with Simo-Tarnow and invariant DG - Cartesian DG drifts") {
   BeadChainParameters cp;
   cp.num_beads = 6;
   cp.impact_velocity = 1.0;
@@ -255,7 +255,7 @@ TEST_CASE("rejected Newton step leaves the state untouched and reports retry") {
   CHECK(s.dissipated == saved.dissipated);
 }
 
-TEST_CASE("generalized-alpha parameter sets: Chung-Hulbert, HHT and Newmark as data; bad input named") {
+TEST_CASE("generalized-alpha parameter sets: Chung-Hulbert, HHT and Newmark as data - bad input named") {
   const auto ch = GeneralizedAlphaParameters::FromSpectralRadius(1.0);
   CHECK(ch.alpha_m == doctest::Approx(0.5));
   CHECK(ch.alpha_f == doctest::Approx(0.5));
@@ -288,7 +288,7 @@ class PlainSpring final : public ConstantMassSystem {
 };
 }  // namespace
 
-TEST_CASE("structure-based schemes reject models without contact structure; KINSOL back end matches Newton") {
+TEST_CASE("structure-based schemes reject models without contact structure - KINSOL back end matches Newton") {
   PlainSpring plain;
   MechanicalState ps = plain.InitialState();
   SimoTarnow needs_structure;

@@ -78,7 +78,7 @@ TEST_CASE("guard: compact state formatting truncates big systems") {
   CHECK(FormatVectorCompact(Eigen::Vector2d(1.5, -2.0)) == "[1.5, -2]");
 }
 
-TEST_CASE("guard: contact oscillator critical step = lib/exact tangent estimate; 2 sqrt(m/k) for a linear spring") {
+TEST_CASE("guard: contact oscillator critical step = lib/exact tangent estimate - 2 sqrt(m/k) for a linear spring") {
   ContactOscillatorParameters p;
   p.mass = 2.0;
   p.impact_velocity = 1.0;

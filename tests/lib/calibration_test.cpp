@@ -67,7 +67,7 @@ TEST_CASE("[study] Tsuji calibration round trip and the seed 001 summary formula
   }
 }
 
-TEST_CASE("[study] Tsuji restitution is velocity independent; Kuwabara-Kono is not") {
+TEST_CASE("[study] Tsuji restitution is velocity independent - Kuwabara-Kono is not") {
   const double m = 1.0, k = 1.0, p = 1.5;
   auto hertz = std::make_shared<HertzLaw>(k);
   auto tsuji = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(0.7, p), m, k, p);

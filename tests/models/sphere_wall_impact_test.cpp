@@ -190,7 +190,7 @@ TEST_CASE("sphere_wall: 3D gross sliding with side spin keeps the slip direction
   }
 }
 
-TEST_CASE("sphere_wall: UpdateHistory is a pure function of (before, after.q); forces depend on (q, z) only") {
+TEST_CASE("sphere_wall: UpdateHistory is a pure function of (before, after.q) - forces depend on (q, z) only") {
   // Rollback exactness needs the history in z only and a pure update: the same (before, after.q) gives
   // the same z whatever after.v or after.z hold.
   for (const auto& law : TangentialLawNames()) {
