@@ -1,0 +1,48 @@
+// `impactlab bench` as a program, not as a timing: the figures it reports exist under their documented keys,
+// the comparisons are like for like (the hand-written Verlet loop reproduces the framework's final state
+// bitwise; CVODE and the exact solution agree on the restitution they are timed on), and bad selections are
+// named. No assertion is made on any time or ratio (speed is measured by the bench, never by a test).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "bench/bench_suite.h"
+#include "core/errors.h"
+
+using namespace impactlab;
+
+TEST_CASE("bench: peers and exact groups report their keys, like-for-like checks hold") {
+  bench::BenchOptions o;
+  o.quick = true;
+  o.repetitions = 1;
+  o.progress = false;
+  o.only = {"peers", "exact"};
+  const nlohmann::json r = bench::RunBenchSuite(o);
+  for (const char* k : {"verlet_vs_hand_loop_ratio", "verlet_vs_hand_loop_same_rhs_ratio", "verlet_vs_odeint_ratio",
+                        "rk4_vs_odeint_ratio", "exact_restitution_ns", "exact_vs_cvode_speedup"}) {
+    INFO(k);
+    REQUIRE(r.contains(k));
+    CHECK(std::isfinite(r[k].get<double>()));
+    CHECK(r[k].get<double>() > 0.0);
+  }
+  // The hand loop does the same arithmetic as the framework's Verlet: the same final position, bit for bit.
+  CHECK(r["peers"]["verlet_hand_loop_same_result"].get<bool>());
+  // CVODE (rtol 1e-10) and Feng's closed form time the same contact: e agrees to the CVODE tolerance.
+  CHECK(std::abs(r["exact"]["cvode_restitution"].get<double>() - r["exact"]["exact_restitution"].get<double>()) <
+        1e-8);
+  // CVODE at matched accuracy: its restitution error is no larger than velocity Verlet's.
+  const auto& m = r["peers"]["cvode_matched_accuracy"];
+  REQUIRE(m.contains("cvode_restitution_error"));
+  CHECK(m["cvode_restitution_error"].get<double>() <= m["verlet_restitution_error"].get<double>());
+  CHECK(r["targets"].size() == 4);  // hand loop (2), odeint, exact restitution
+}
+
+TEST_CASE("bench: unknown group or integrator is named") {
+  bench::BenchOptions o;
+  o.progress = false;
+  o.only = {"pears"};
+  CHECK_THROWS_AS(bench::RunBenchSuite(o), InvalidParameter);
+  o.only = {"models"};
+  o.integrators = {"velocty_verlet"};
+  CHECK_THROWS_AS(bench::RunBenchSuite(o), InvalidParameter);
+}
