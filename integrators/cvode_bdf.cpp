@@ -120,7 +120,7 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
       IMPACTLAB_DEMAND(CVodeSetNoInactiveRootWarn(m.mem) == CV_SUCCESS);
     }
   }
-  const MechanicalState before = state;
+  const MechanicalState& before = step_start();  // kept by Step()
   const double t_out = state.t + h;
   StepResult result;
   sunrealtype t_reached = state.t;

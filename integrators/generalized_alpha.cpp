@@ -74,7 +74,7 @@ class GeneralizedAlphaResidual final : public NewtonSystem {
 
 StepResult GeneralizedAlpha::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   const ConstantMassSystem& cms = RequireConstantMassSystem(system, name_);
-  const MechanicalState before = state;
+  const MechanicalState& before = step_start();  // kept by Step()
   const Eigen::Index n = state.q.size();
   Eigen::VectorXd a0(n);
   if (cache_valid_ && cached_state_.t == state.t && cached_state_.q == state.q && cached_state_.v == state.v) {

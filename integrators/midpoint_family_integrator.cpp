@@ -64,7 +64,7 @@ class MidpointResidual final : public NewtonSystem {
 StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   const ConstantMassSystem& cms = RequireConstantMassSystem(system, name());
   Prepare(cms);
-  const MechanicalState before = state;
+  const MechanicalState& before = step_start();  // the state at the start of this step (kept by Step)
   const Eigen::VectorXd mass = cms.MassDiagonal();
   Eigen::VectorXd f_ext(state.q.size());
   cms.ExternalForce(before.t + 0.5 * h, f_ext);

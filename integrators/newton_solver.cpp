@@ -32,7 +32,8 @@ class LinearSolver {
   bool Solve(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d) {
     const Eigen::Index n = j.matrix.rows();
     if (n <= kDenseLimit) {
-      dense_lu_.compute(Eigen::MatrixXd(j.matrix));  // a singular matrix shows up as a non-finite d
+      dense_ = j.matrix;  // reuses storage
+      dense_lu_.compute(dense_);  // a singular matrix shows up as a non-finite d
       d = dense_lu_.solve(b);
       if (j.u.size() > 0) {
         const Eigen::VectorXd z = dense_lu_.solve(j.u);
@@ -72,6 +73,7 @@ class LinearSolver {
     return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + a.outerSize() + 1, pattern_.outerIndexPtr()) &&
            std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), pattern_.innerIndexPtr());
   }
+  Eigen::MatrixXd dense_;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> sparse_lu_;
   Eigen::SparseMatrix<double> pattern_;
@@ -105,6 +107,7 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
   Eigen::VectorXd r(n), r_trial(n), d(n), x_trial(n);
   NewtonJacobian jac, jac_trial;
   LinearSolver linear;
+  rep.residual_history.reserve(static_cast<size_t>(o.max_iterations) + 1);
   step_scale = std::max(step_scale, 1e-300);
   // The full Newton step is evaluated with its Jacobian: when it is accepted (the common case) that evaluation
   // is the next iteration's, so an iteration costs one residual + Jacobian evaluation instead of two

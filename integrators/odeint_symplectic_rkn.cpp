@@ -24,7 +24,7 @@ IntegratorTraits OdeintSymplecticRkn::traits() const {
 StepResult OdeintSymplecticRkn::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   if (state.q.size() != state.v.size())
     throw InvalidParameter("integrator", "mclachlan4", "systems with q̇ = v (generalized coordinates, no quaternions)");
-  const MechanicalState before = state;
+  const MechanicalState& before = step_start();  // kept by Step()
   const double p0 = system.DissipationPower(before);
   const auto n = static_cast<size_t>(state.q.size());
   Vec q(state.q.data(), state.q.data() + n), v(state.v.data(), state.v.data() + n);
