@@ -74,6 +74,7 @@ void AddConvergeCommand(CLI::App& app, Action& action) {
         throw InvalidParameter(unused.front(), ParameterSet::ToString(p.values().at(unused.front())),
                                "a key of model \"" + sc.model + "\" or of the chosen integrators");
       const ExactReference ref = MakeExactReference(*model.system);
+      if (CheckOnly()) return 0;
       std::vector<double> dts;
       for (int i = 0; i < args->levels; ++i)
         dts.push_back(args->dt_max * std::pow(args->dt_min / args->dt_max, double(i) / (args->levels - 1)));

@@ -33,6 +33,10 @@ void AddRunCommand(CLI::App& app, Action& action) {
         req.dt = args->dt;
       }
       req.out_dir = args->out;
+      if (CheckOnly()) {
+        (void)PrepareScenarioRun(req);
+        return 0;
+      }
       const nlohmann::json summary = RunScenario(req);
       if (args->json) {
         std::cout << summary.dump(2) << "\n";

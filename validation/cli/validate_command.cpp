@@ -15,7 +15,9 @@ void AddValidateCommand(CLI::App& app, Action& action) {
   sub->add_option("--only", options->only, "run only studies whose name contains PATTERN");
   sub->add_option("--threads", options->threads, "worker threads (default: all cores)");
   sub->add_option("--out", options->out_dir, "output directory (default validation-report)");
-  sub->callback([&action, options] { action = [options] { return RunValidationSuite(*options); }; });
+  sub->callback([&action, options] {
+    action = [options] { return CheckOnly() ? 0 : RunValidationSuite(*options); };  // options checked by the suite
+  });
 }
 
 }  // namespace impactlab::cli

@@ -1,5 +1,6 @@
 #include "run/scenario_runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -13,25 +14,32 @@
 
 namespace impactlab {
 
-nlohmann::json RunScenario(const RunRequest& request) {
+namespace {
+constexpr double kMaxOutputEvery = 1e15;  ///< steps between CSV rows; far beyond any run, exactly a long
+}  // namespace
+
+PreparedRun PrepareScenarioRun(const RunRequest& request) {
   const Scenario& sc = request.scenario;
   const ParameterSet& p = sc.parameters;
   std::vector<std::string> names = request.integrators;
   if (names.empty()) names = sc.integrators;
   if (names.empty()) names = {"velocity_verlet"};
 
-  // Build everything first: all input errors surface before any file is written.
-  ModelInstance model = ModelRegistry().Get(sc.model).make(p);
-  SimulationOptions options;
+  PreparedRun run;
+  run.model = ModelRegistry().Get(sc.model).make(p);
+  SimulationOptions& options = run.options;
   options.dt = request.dt ? *request.dt : p.GetDouble("dt");
   if (request.dt && p.Has("dt")) (void)p.GetDouble("dt");  // overridden by --dt, but not an unknown key
   RequirePositive("dt", options.dt);
   options.t_end = RequirePositive("t_end", p.GetDouble("t_end"));
   options.stop_after_separation = RequireNonNegative("stop_after_separation", p.GetDouble("stop_after_separation", 0.0));
-  const long output_every = static_cast<long>(RequirePositive("output_every", p.GetDouble("output_every", 0.0) > 0
-      ? p.GetDouble("output_every") : std::max(1.0, std::floor(options.t_end / options.dt / 20000.0))));
-  std::vector<std::unique_ptr<Integrator>> integrators;
-  for (const auto& n : names) integrators.push_back(IntegratorRegistry().Get(n).make(p));
+  // At least one step and within long's range: the cast below is undefined behaviour outside it
+  // (`output_every = 1e300`, docs/reliability.md); a value below 1 is an error, not silently 1.
+  const double output_every = p.GetDouble("output_every", 0.0) > 0
+      ? p.GetDouble("output_every")
+      : std::clamp(std::floor(options.t_end / options.dt / 20000.0), 1.0, kMaxOutputEvery);
+  run.output_every = static_cast<long>(RequireInClosed("output_every", output_every, 1.0, kMaxOutputEvery));
+  for (const auto& n : names) run.integrators.push_back(IntegratorRegistry().Get(n).make(p));
   // Option keys of integrators not selected in this run (e.g. cvode_rtol when only rk4 runs) are valid keys:
   // constructing every registered integrator reads (and validates) them.
   for (const auto& [n, entry] : IntegratorRegistry().entries()) (void)entry.make(p);
@@ -41,6 +49,18 @@ nlohmann::json RunScenario(const RunRequest& request) {
     throw InvalidParameter(unused.front(), ParameterSet::ToString(p.values().at(unused.front())),
                            "a key of model \"" + sc.model + "\" (unknown keys: " + list + "; see docs/scenarios.md)");
   }
+  return run;
+}
+
+nlohmann::json RunScenario(const RunRequest& request) {
+  const Scenario& sc = request.scenario;
+  const ParameterSet& p = sc.parameters;
+  // Build everything first: all input errors surface before any file is written.
+  PreparedRun prepared = PrepareScenarioRun(request);
+  const ModelInstance& model = prepared.model;
+  const SimulationOptions& options = prepared.options;
+  const long output_every = prepared.output_every;
+  std::vector<std::unique_ptr<Integrator>>& integrators = prepared.integrators;
 
   nlohmann::json summary;
   summary["scenario"] = sc.path;

@@ -5,11 +5,15 @@
 // newton_iterations, rejected_steps, plus the model's own keys.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "integrators/integrator.h"
+#include "integrators/simulation.h"
+#include "registry/registries.h"
 #include "scenario/scenario.h"
 
 namespace impactlab {
@@ -20,6 +24,19 @@ struct RunRequest {
   std::optional<double> dt;              ///< overrides the scenario's dt
   std::string out_dir;                   ///< empty: no files written
 };
+
+/// Everything RunScenario builds before its first step: the model, the options, one integrator per name.
+struct PreparedRun {
+  ModelInstance model;
+  SimulationOptions options;
+  long output_every = 1;  ///< CSV row every n-th step
+  std::vector<std::unique_ptr<Integrator>> integrators;
+};
+
+/// Builds and validates everything (model, dt / t_end / output keys, every integrator, no unknown keys);
+/// throws InvalidParameter on bad input. Reads nothing from disk and writes nothing. `impactlab run --check`
+/// style callers (the CLI's check-only mode, the scenario fuzzer) stop here.
+PreparedRun PrepareScenarioRun(const RunRequest& request);
 
 /// Runs every integrator; throws InvalidParameter on bad input (before anything is written), StepFailure
 /// when an integrator cannot complete a step.

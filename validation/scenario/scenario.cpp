@@ -1,7 +1,11 @@
 #include "scenario/scenario.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <toml.hpp>
 
@@ -23,6 +27,40 @@ bool ParseNumber(const std::string& text, double& out) {
   char* end = nullptr;
   out = std::strtod(text.c_str(), &end);
   return end && *end == '\0';
+}
+
+/// Deepest [ ] / { } nesting outside strings and comments. Only a guard against runaway recursion in toml11: a
+/// text it miscounts is still parsed (and judged) by toml11 itself.
+int MaxBracketNesting(std::string_view text) {
+  int depth = 0, max_depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      const size_t quote_len = text.substr(i, 3) == std::string(3, c) ? 3 : 1;
+      const std::string_view close = text.substr(i, quote_len);
+      i += quote_len;
+      while (i < text.size() && text.substr(i, quote_len) != close) {
+        if (quote_len == 1 && text[i] == '\n') break;  // unterminated one-line string: toml11 reports it
+        i += (c == '"' && text[i] == '\\') ? 2 : 1;   // basic strings: skip the escaped character
+      }
+      i += quote_len - 1;  // on the last closing quote; the loop's ++i steps past it
+    } else if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+/// toml11 stores an overflowing literal such as 1e999 as +-DBL_MAX (std::num_get semantics) without an error.
+double CheckedFloat(const std::string& key, const toml::value& v) {
+  const double x = v.as_floating();
+  if (std::abs(x) == std::numeric_limits<double>::max())
+    throw InvalidParameter(key, "<literal beyond the double range>", "a number with |x| < 1.8e308");
+  return x;
 }
 
 }  // namespace
@@ -52,13 +90,26 @@ ParameterSet::Value ParseOverrideValue(const std::string& raw) {
 }
 
 Scenario LoadScenario(const std::string& path) {
-  {
-    std::ifstream probe(path);
-    if (!probe) throw InvalidParameter("scenario", "\"" + path + "\"", "a readable TOML file");
-  }
+  // A regular file only: /dev/zero or a FIFO would make the read below never end.
+  std::error_code ec;
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(path, ec)) in.open(path, std::ios::binary);
+  if (!in) throw InvalidParameter("scenario", "\"" + path + "\"", "a readable TOML file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseScenario(text.str(), path);
+}
+
+Scenario ParseScenario(std::string_view toml_text, std::string source_name) {
+  const std::string& path = source_name;
+  if (const int depth = MaxBracketNesting(toml_text); depth > kMaxTomlNesting)
+    throw InvalidParameter("scenario", "\"" + path + "\" (nesting depth " + std::to_string(depth) + ")",
+                           "TOML with arrays / inline tables nested at most " + std::to_string(kMaxTomlNesting) +
+                               " levels deep");
   toml::value root;
   try {
-    root = toml::parse(path);
+    std::istringstream stream{std::string(toml_text)};
+    root = toml::parse(stream, path);
   } catch (const std::exception& e) {
     std::string msg = e.what();
     for (auto& c : msg)
@@ -79,7 +130,7 @@ Scenario LoadScenario(const std::string& path) {
         s.integrators.push_back(v.as_string().str);
       }
     } else if (value.is_floating()) {
-      s.parameters.Set(key, value.as_floating());
+      s.parameters.Set(key, CheckedFloat(key, value));
     } else if (value.is_integer()) {
       s.parameters.Set(key, static_cast<double>(value.as_integer()));
     } else if (value.is_boolean()) {
@@ -89,7 +140,7 @@ Scenario LoadScenario(const std::string& path) {
     } else if (value.is_array()) {
       std::vector<double> list;
       for (const auto& v : value.as_array()) {
-        if (v.is_floating()) list.push_back(v.as_floating());
+        if (v.is_floating()) list.push_back(CheckedFloat(key, v));
         else if (v.is_integer()) list.push_back(static_cast<double>(v.as_integer()));
         else throw InvalidParameter(key, "<array with non-numbers>", "an array of numbers");
       }
