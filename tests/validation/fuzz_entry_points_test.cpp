@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/cli_app.h"
+#include "core/errors.h"
 #include "fuzz/fuzz_entry_points.h"
 #include "scenario/scenario.h"
 
@@ -94,6 +95,18 @@ TEST_CASE("fuzz entry: nasty scenario text gives a clear error") {
   CheckRejected("d = 1979-05-27T07:32:00Z\n", "d");
 }
 
+TEST_CASE("scenario files: missing, a directory or a device is a clear error, never an endless read") {
+  for (const std::string path : {"/nonexistent/file.toml", "/dev/zero", "/dev/null", "/tmp"}) {
+    CAPTURE(path);
+    try {
+      (void)impactlab::LoadScenario(path);
+      FAIL("LoadScenario accepted ", path);
+    } catch (const impactlab::InvalidParameter& e) {
+      CHECK(std::string(e.what()).find("readable TOML file") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("fuzz entry: the nesting guard does not count brackets inside strings or comments") {
   const std::string deep_in_string = "s = \"" + std::string(1000, '[') + "\"\n";
   const std::string deep_in_comment = "# " + std::string(1000, '{') + "\n";
@@ -142,6 +155,7 @@ TEST_CASE("fuzz entry: nasty command lines give a clear exit code in check-only 
       {"converge " + hertz + " --integrator rk4 --dt-min 1e-4 --dt-max 1e-3 --levels 1", 2},
       {"calibrate /nonexistent.toml", 2},
       {"calibrate /dev/zero", 2},
+      {"calibrate " + std::string(IMPACTLAB_SOURCE_DIR) + "/validation/calibration/examples/ellipsoid_e_cn.toml --data /dev/zero", 2},
   };
   for (const auto& c : cases) {
     CAPTURE(c.line);

@@ -35,7 +35,7 @@ CalibrationData CalibrationData::ReadCsv(const std::string& path) {
   std::error_code ec;  // a regular file only: /dev/zero or a FIFO would make the read below never end
   std::ifstream in;
   if (std::filesystem::is_regular_file(path, ec)) in.open(path);
-  if (!in) throw InvalidParameter("data", "\"" + path + "\"", "a readable CSV file");
+  if (!in.is_open()) throw InvalidParameter("data", "\"" + path + "\"", "a readable CSV file");
   CalibrationData d;
   d.source_ = path;
   std::string line;

@@ -94,7 +94,7 @@ Scenario LoadScenario(const std::string& path) {
   std::error_code ec;
   std::ifstream in;
   if (std::filesystem::is_regular_file(path, ec)) in.open(path, std::ios::binary);
-  if (!in) throw InvalidParameter("scenario", "\"" + path + "\"", "a readable TOML file");
+  if (!in.is_open()) throw InvalidParameter("scenario", "\"" + path + "\"", "a readable TOML file");
   std::ostringstream text;
   text << in.rdbuf();
   return ParseScenario(text.str(), path);
