@@ -8,4 +8,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/sanitize_env.sh
 cmake --build "$SANITIZE_BUILD" -j "$JOBS" --target impactlab impactlab_tests
+# Private temp directory: some tests use fixed names under temp_directory_path(), which would collide with a
+# Release ctest (scripts/test.sh's first step, or another checkout) running at the same time.
+export TMPDIR="$PWD/$SANITIZE_BUILD/tmp"
+mkdir -p "$TMPDIR"
 ctest --test-dir "$SANITIZE_BUILD" --output-on-failure -j "$JOBS" --timeout 1800 "$@"
