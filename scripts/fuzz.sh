@@ -6,7 +6,9 @@
 #                           scenario paths in them resolve)
 # Exit status non-zero on any finding (crash, sanitizer report, FuzzFinding, slow input > 25 s, > 2 GB);
 # the input is saved as build-sanitize/fuzz-run/<target>/findings/{crash,timeout,oom,...}-<sha1>.
-# Reproduce: build-sanitize/fuzz/<target> <file>; then add it to tests/validation/fuzz_entry_points_test.cpp.
+# Reproduce: build-sanitize/fuzz/<target> <file>; after the fix copy it to fuzz/regressions/{scenario,cli}/
+# (the doctest suite replays every file there; it also seeds the next run) and add a minimised case to
+# tests/validation/fuzz_entry_points_test.cpp.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 FUZZ_SECONDS=${1:-${FUZZ_SECONDS:-60}}
@@ -33,6 +35,7 @@ run_fuzzer() {  # target max_len dict seed-dir...
     grep -E -A25 "ERROR|fuzz finding|runtime error|deadly signal|timeout" "$work/log.txt" | head -60 >&2
   fi
 }
-run_fuzzer scenario_parser_fuzzer 4096 fuzz/scenario.dict validation/scenarios validation/calibration/examples
-run_fuzzer cli_args_fuzzer 512 fuzz/cli.dict fuzz/corpus/cli
+run_fuzzer scenario_parser_fuzzer 4096 fuzz/scenario.dict validation/scenarios validation/calibration/examples \
+  fuzz/regressions/scenario
+run_fuzzer cli_args_fuzzer 512 fuzz/cli.dict fuzz/corpus/cli fuzz/regressions/cli
 exit "$status"

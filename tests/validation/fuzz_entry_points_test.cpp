@@ -66,6 +66,23 @@ TEST_CASE("fuzz entry: every shipped scenario prepares (the seed corpus is valid
   }
 }
 
+TEST_CASE("fuzz entry: every saved fuzzer finding (fuzz/regressions/) now gives a clear outcome") {
+  const std::filesystem::path dir = std::filesystem::path(IMPACTLAB_SOURCE_DIR) / "fuzz" / "regressions";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "scenario")) {
+    CAPTURE(entry.path().string());
+    std::string error;
+    CHECK_NOTHROW((void)FuzzScenarioText(ReadText(entry.path().string()), &error));
+    ++files;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "cli")) {
+    CAPTURE(entry.path().string());
+    CHECK_NOTHROW((void)FuzzCliArguments(ReadText(entry.path().string())));
+    ++files;
+  }
+  CHECK(files >= 2);
+}
+
 TEST_CASE("fuzz entry: nasty scenario text gives a clear error") {
   CheckRejected("", "");                                   // empty: the model's required keys are missing
   CheckRejected(std::string("\0\0\0", 3), "scenario");     // NUL bytes: not TOML
@@ -91,6 +108,15 @@ TEST_CASE("fuzz entry: nasty scenario text gives a clear error") {
   CheckRejected(HertzWith("cvode_rtol", "-1"), "cvode_rtol");
   CheckRejected(HertzWith("t_end", "1e300") + "output_every = 1e300\n", "output_every");
   CheckRejected(HertzWith("dt", "1e-300") + "unknown_key = 1\n", "unknown_key");
+  // Fuzzer finding (scenario_parser_fuzzer, 180 s run): invalid UTF-8 inside a TOML literal string made
+  // toml11 3.7 read out of bounds (ASan heap-buffer-overflow in parse_literal_string). Minimised inputs:
+  CheckRejected("a = 'x\xffy'\n", "UTF-8");
+  CheckRejected("'x\xffy' = 1\n", "UTF-8");
+  CheckRejected("a = \"x\xffy\"\n", "UTF-8");
+  CheckRejected("a = '\xc0\xaf'\n", "UTF-8");          // overlong '/'
+  CheckRejected("a = '\xed\xa0\x80'\n", "UTF-8");      // surrogate U+D800
+  CheckRejected("a = '\xf4\x90\x80\x80'\n", "UTF-8");  // beyond U+10FFFF
+  CheckRejected("a = '\xe2\x82'", "UTF-8");            // truncated sequence at the end
   CheckRejected("[table]\nx = 1\n", "table");
   CheckRejected("d = 1979-05-27T07:32:00Z\n", "d");
 }
@@ -105,6 +131,12 @@ TEST_CASE("scenario files: missing, a directory or a device is a clear error, ne
       CHECK(std::string(e.what()).find("readable TOML file") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("scenario text: valid UTF-8 (2-, 3- and 4-byte sequences) in strings and comments is accepted") {
+  impactlab::Scenario sc;
+  CHECK_NOTHROW(sc = impactlab::ParseScenario("# \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\nnote = '\xce\xb4_max'\n", "utf8"));
+  CHECK(sc.parameters.GetString("note") == "\xce\xb4_max");
 }
 
 TEST_CASE("fuzz entry: the nesting guard does not count brackets inside strings or comments") {

@@ -55,6 +55,40 @@ int MaxBracketNesting(std::string_view text) {
   return max_depth;
 }
 
+/// Offset of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629: no overlong forms,
+/// no surrogates, <= U+10FFFF), or npos. TOML text must be UTF-8; toml11 3.7 itself reads out of bounds
+/// (heap-buffer-overflow in parse_literal_string's error path) on invalid UTF-8 inside a '...' string.
+size_t FirstInvalidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = 0;
+    unsigned cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      n = 1, cp = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2, cp = c & 0x0Fu;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3, cp = c & 0x07u;
+    } else {
+      return i;
+    }
+    if (s.size() - i <= n) return i;
+    for (size_t k = 1; k <= n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0u) != 0x80u) return i;
+      cp = (cp << 6) | (b & 0x3Fu);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+      return i;
+    i += n + 1;
+  }
+  return std::string_view::npos;
+}
+
 /// toml11 stores an overflowing literal such as 1e999 as +-DBL_MAX (std::num_get semantics) without an error.
 double CheckedFloat(const std::string& key, const toml::value& v) {
   const double x = v.as_floating();
@@ -106,6 +140,8 @@ Scenario ParseScenario(std::string_view toml_text, std::string source_name) {
     throw InvalidParameter("scenario", "\"" + path + "\" (nesting depth " + std::to_string(depth) + ")",
                            "TOML with arrays / inline tables nested at most " + std::to_string(kMaxTomlNesting) +
                                " levels deep");
+  if (const size_t bad = FirstInvalidUtf8(toml_text); bad != std::string_view::npos)
+    throw InvalidParameter("scenario", "\"" + path + "\" (byte " + std::to_string(bad) + ")", "UTF-8 text (TOML)");
   toml::value root;
   try {
     std::istringstream stream{std::string(toml_text)};
