@@ -7,8 +7,9 @@
 //
 // `--set key=value` overrides or adds any key: numbers become numbers, "a,b,c" numeric lists become lists,
 // true/false become booleans, anything else a string. Malformed TOML is an InvalidParameter naming the file
-// and toml11's line/column message. Arrays / inline tables nested deeper than kMaxTomlNesting are rejected
-// before toml11 sees them (its recursive-descent parser would otherwise overflow the stack; docs/reliability.md).
+// and toml11's line/column message. Before toml11 sees the text, ParseScenario rejects invalid UTF-8 (toml11 3.7
+// reads out of bounds on it) and arrays / inline tables nested deeper than kMaxTomlNesting (its recursive
+// descent would overflow the stack); after it, float literals that overflowed to +-DBL_MAX (docs/reliability.md).
 #pragma once
 
 #include <string>
