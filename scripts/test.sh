@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Test job: install what is missing, build (Release), run the whole doctest suite through ctest.
+# Test job: install what is missing, build (Release), run the whole doctest suite through ctest; then the
+# same suite under ASan + UBSan and both fuzz targets for 60 s each (docs/reliability.md).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 JOBS=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir build --output-on-failure -j "$JOBS" --timeout 900
+bash scripts/sanitize.sh
+bash scripts/fuzz.sh 60

@@ -73,8 +73,9 @@ TEST_CASE("calibration: impulsive e_E table of THEORY.md §10 rows 6 and 8") {
   }
   // Row 6: aspect sweep at θ = 30°, e_cn = 0.5, b = c = 0.6 (scale-free impulsive model).
   const double b = 0.6;
-  for (auto [ratio, e_E] : std::vector<std::pair<double, double>>{{1.0, 0.5}, {1.25, 0.5649}, {1.5, 0.6646},
-                                                                   {2.0, 0.7862}, {2.5, 0.8396}}) {
+  for (const auto& row : std::vector<std::pair<double, double>>{{1.0, 0.5}, {1.25, 0.5649}, {1.5, 0.6646},
+                                                                {2.0, 0.7862}, {2.5, 0.8396}}) {
+    const double ratio = row.first, e_E = row.second;  // not a structured binding: clang 14 cannot CAPTURE one
     PlanarEllipsoid e{ratio * b, b, b, 1.0, 0.0};
     const auto g = FirstContactGeometry(e, 30.0 * kDeg);
     CAPTURE(ratio);
@@ -215,7 +216,8 @@ TEST_CASE("calibration: Kuwabara-Kono gamma fit reproduces the target e and appr
 TEST_CASE("calibration: Tsuji alpha fitted by simulation agrees with alpha = sqrt(2(p+1)) xi_L(e)") {
   // CVODE rtol 1e-12 → e to ~1e-10 → α to ~1e-9 relative; 1e-7 leaves margin for the solver tolerance.
   constexpr double kClosedFormTol = 1e-7;
-  for (auto [p, e] : std::vector<std::pair<double, double>>{{1.5, 0.5}, {1.0, 0.8}}) {
+  for (const auto& row : std::vector<std::pair<double, double>>{{1.5, 0.5}, {1.0, 0.8}}) {
+    const double p = row.first, e = row.second;  // not a structured binding: clang 14 cannot CAPTURE one
     CAPTURE(p);
     DampingFitOptions o;
     o.impact.p = p;
@@ -297,8 +299,10 @@ int RunCli(const std::string& args) {
 TEST_CASE("calibration: shipped example CSVs are reproduced by --synthesize, and bad input exits 2") {
   const std::string dir = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/calibration/examples/";
   const std::string tmp = std::string(IMPACTLAB_BINARY) + "_calibration_synth.csv";
-  for (auto [config, csv] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& row : std::vector<std::pair<std::string, std::string>>{
            {"ellipsoid_e_cn.toml", "ellipsoid_e_cn.csv"}, {"sphere_friction.toml", "sphere_friction.csv"}}) {
+    const std::string& config = row.first;  // not a structured binding: clang 14 cannot CAPTURE one
+    const std::string& csv = row.second;
     CAPTURE(config);
     REQUIRE(RunCli("calibrate " + dir + config + " --synthesize " + tmp) == 0);
     CHECK(ReadWithoutConfigLine(tmp) == ReadWithoutConfigLine(dir + csv));

@@ -50,11 +50,16 @@ void AddTarget(nlohmann::json& targets, const std::string& key, const nlohmann::
 
 }  // namespace
 
-nlohmann::json RunBenchSuite(const BenchOptions& o) {
+void ValidateBenchOptions(const BenchOptions& o) {
+  if (o.repetitions < 1) throw InvalidParameter("--repetitions", o.repetitions, ">= 1");
   for (const auto& g : o.only)
     if (std::find(kGroups.begin(), kGroups.end(), g) == kGroups.end())
       throw InvalidParameter("--only", g, "one of peers, models, implicit, chain, exact, sweep");
   for (const auto& name : o.integrators) (void)IntegratorRegistry().Get(name);  // unknown names fail first
+}
+
+nlohmann::json RunBenchSuite(const BenchOptions& o) {
+  ValidateBenchOptions(o);
   TimingOptions timing;
   timing.repetitions = o.quick ? std::min(o.repetitions, 3) : o.repetitions;
   timing.min_seconds = o.quick ? 0.02 : 0.05;

@@ -21,6 +21,9 @@ struct BenchOptions {
   bool progress = true;                  ///< progress lines on stderr
 };
 
+/// Throws InvalidParameter for an unknown group or integrator name or repetitions < 1 (RunBenchSuite calls it).
+void ValidateBenchOptions(const BenchOptions& options);
+
 nlohmann::json RunBenchSuite(const BenchOptions& options);
 
 /// Human-readable tables of a RunBenchSuite result (Markdown).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -31,8 +32,10 @@ std::vector<std::string> Split(const std::string& line) {
 }  // namespace
 
 CalibrationData CalibrationData::ReadCsv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InvalidParameter("data", "\"" + path + "\"", "a readable CSV file");
+  std::error_code ec;  // a regular file only: /dev/zero or a FIFO would make the read below never end
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(path, ec)) in.open(path);
+  if (!in.is_open()) throw InvalidParameter("data", "\"" + path + "\"", "a readable CSV file");
   CalibrationData d;
   d.source_ = path;
   std::string line;

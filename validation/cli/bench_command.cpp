@@ -32,6 +32,10 @@ void AddBenchCommand(CLI::App& app, Action& action) {
       o.repetitions = args->repetitions;
       o.only = args->only;
       o.integrators = args->integrators;
+      if (CheckOnly()) {  // validate the selections without timing anything
+        bench::ValidateBenchOptions(o);
+        return 0;
+      }
       const nlohmann::json result = bench::RunBenchSuite(o);
       if (!args->out.empty()) WriteFileAtomically(args->out, result.dump(2) + "\n");
       if (args->json) std::cout << result.dump(2) << "\n";

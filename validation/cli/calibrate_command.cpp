@@ -29,6 +29,7 @@ void AddCalibrateCommand(CLI::App& app, Action& action) {
       const ParameterSet config = calibration::LoadCalibrationConfig(args->config);
       if (!args->synthesize.empty()) {
         if (!args->data.empty()) throw InvalidParameter("--data", args->data, "absent with --synthesize");
+        if (CheckOnly()) return 0;
         std::vector<std::string> provenance;
         const auto data = calibration::SynthesizeCalibrationData(config, provenance);
         provenance.push_back("config: " + args->config);
@@ -38,6 +39,7 @@ void AddCalibrateCommand(CLI::App& app, Action& action) {
       }
       std::optional<calibration::CalibrationData> data;
       if (!args->data.empty()) data = calibration::CalibrationData::ReadCsv(args->data);
+      if (CheckOnly()) return 0;  // the fit validates the config's keys
       const calibration::FitResult fit = calibration::RunCalibration(config, data);
       if (args->json) std::cout << fit.ToJson().dump(2) << "\n";
       else std::cout << fit.Format();

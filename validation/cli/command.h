@@ -1,5 +1,5 @@
 // CLI commands: each command lives in its own file and adds a CLI11 sub-command whose callback stores the
-// action to run in `action` (returning the process exit code). main.cpp lists the Add*Command calls.
+// action to run in `action` (returning the process exit code). cli/cli_app.cpp lists the Add*Command calls.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -8,6 +8,10 @@
 namespace impactlab::cli {
 
 using Action = std::function<int()>;
+
+/// True while RunCli runs in CliMode::kCheckOnly: an action validates its arguments and input files, then
+/// returns 0 before any long computation or file output (the CLI fuzz target relies on it).
+bool CheckOnly();
 
 void AddListCommand(CLI::App& app, Action& action);
 void AddRunCommand(CLI::App& app, Action& action);

@@ -78,6 +78,7 @@ void AddConvergeCommand(CLI::App& app, Action& action) {
                                "a key of model \"" + sc.model + "\" or of the chosen integrators" +
                                    DidYouMean(unused.front(), p.AskedKeys()));
       const ExactReference ref = MakeExactReference(*model.system);
+      if (CheckOnly()) return 0;
       std::vector<double> dts;
       for (int i = 0; i < args->levels; ++i)
         dts.push_back(args->dt_max * std::pow(args->dt_min / args->dt_max, double(i) / (args->levels - 1)));

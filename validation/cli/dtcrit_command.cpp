@@ -31,6 +31,7 @@ void AddDtcritCommand(CLI::App& app, Action& action) {
     action = [args] {
       const double alpha = args->alpha ? *args->alpha : args->e ? TsujiAlphaFromRestitution(*args->e, args->p) : 0.0;
       const CriticalTimeStep c = PowerLawCriticalTimeStep(args->m, args->k, args->p, args->v0, alpha);
+      if (CheckOnly()) return 0;  // the closed forms above validated every argument
       nlohmann::json j;
       j["p"] = args->p;
       j["m"] = args->m;

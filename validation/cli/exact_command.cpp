@@ -51,6 +51,7 @@ void AddExactCommand(CLI::App& app, Action& action) {
                       par.alpha = *args->alpha;
                       return par;
                     }());
+      if (CheckOnly()) return 0;  // the solution's constructor validated every argument; no trajectory file
       nlohmann::json j;
       j["p"] = args->p;
       j["m"] = args->m;

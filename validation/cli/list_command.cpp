@@ -14,6 +14,7 @@ void AddListCommand(CLI::App& app, Action& action) {
   sub->add_flag("--json", *json_flag, "print JSON");
   sub->callback([&action, json_flag] {
     action = [json_flag] {
+      if (CheckOnly()) return 0;  // no input to validate
       nlohmann::json out;
       out["integrators"] = nlohmann::json::array();
       for (const auto& [name, entry] : IntegratorRegistry().entries()) {

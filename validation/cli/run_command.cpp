@@ -43,6 +43,10 @@ void AddRunCommand(CLI::App& app, Action& action) {
       req.out_dir = args->out;
       req.strict = args->strict;
       req.warn = [](const std::string& w) { std::cerr << "impactlab: warning: " << w << "\n"; };
+      if (CheckOnly()) {
+        (void)PrepareScenarioRun(req);
+        return 0;
+      }
       const nlohmann::json summary = RunScenario(req);
       if (args->json) {
         std::cout << summary.dump(2) << "\n";

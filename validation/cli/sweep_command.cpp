@@ -42,6 +42,10 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       options.threads = args->threads;
       options.out_dir = args->out;
       options.progress = [](const std::string& line) { std::cerr << line << std::endl; };
+      if (CheckOnly()) {  // arguments and files checked (scenario, overrides, axes); the rows are not run
+        if (spec.axes.empty()) throw InvalidParameter("--vary", "<none>", "at least one key=values axis");
+        return 0;
+      }
       InstallInterruptHandlers();
       const SweepResult r = RunSweep(spec, options);
       if (args->json) {

@@ -16,10 +16,13 @@ void AddValidateCommand(CLI::App& app, Action& action) {
   sub->add_option("--only", options->only, "run only studies whose name contains PATTERN");
   sub->add_option("--threads", options->threads, "worker threads (default: all cores)");
   sub->add_option("--out", options->out_dir, "output directory (default validation-report)");
-  sub->callback([&action, options] { action = [options] {
+  sub->callback([&action, options] {
+    action = [options] {
+      if (CheckOnly()) return 0;  // options are checked by the suite
       InstallInterruptHandlers();  // Ctrl-C: finish running studies, keep results, exit 130
       return RunValidationSuite(*options);
-    }; });
+    };
+  });
 }
 
 }  // namespace impactlab::cli

@@ -1,5 +1,6 @@
 #include "run/scenario_runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -22,19 +23,19 @@ double RequireInteger(const std::string& key, double value, double lo, double hi
                                InvalidParameter::FormatNumber(hi) + "]");
   return value;
 }
+constexpr double kMaxOutputEvery = 1e15;  ///< steps between CSV rows; far beyond any run, exactly a long
 }  // namespace
 
-nlohmann::json RunScenario(const RunRequest& request) {
+PreparedRun PrepareScenarioRun(const RunRequest& request) {
   const Scenario& sc = request.scenario;
   const ParameterSet& p = sc.parameters;
   std::vector<std::string> names = request.integrators;
   if (names.empty()) names = sc.integrators;
   if (names.empty()) names = {"velocity_verlet"};
 
-  // Build everything first: all input errors surface before any file is written.
-  ModelInstance model;
+  PreparedRun run;
   try {
-    model = ModelRegistry().Get(sc.model).make(p);
+    run.model = ModelRegistry().Get(sc.model).make(p);
   } catch (const InvalidParameter& e) {
     // A required key reported missing is often a misspelt key that is present: name it.
     if (e.value() == "<missing>") {
@@ -45,7 +46,7 @@ nlohmann::json RunScenario(const RunRequest& request) {
     }
     throw;
   }
-  SimulationOptions options;
+  SimulationOptions& options = run.options;
   options.dt = request.dt ? *request.dt : p.GetDouble("dt");
   if (request.dt && p.Has("dt")) (void)p.GetDouble("dt");  // overridden by --dt, but not an unknown key
   RequirePositive("dt", options.dt);
@@ -53,12 +54,15 @@ nlohmann::json RunScenario(const RunRequest& request) {
   options.stop_after_separation = RequireNonNegative("stop_after_separation", p.GetDouble("stop_after_separation", 0.0));
   options.max_halvings =
       static_cast<int>(RequireInteger("max_step_halvings", p.GetDouble("max_step_halvings", 20.0), 0, 60));
-  const double overlap_fraction =
+  run.overlap_fraction =
       RequireInLeftOpen("max_overlap_fraction", p.GetDouble("max_overlap_fraction", kMaxOverlapFraction), 0.0, 1.0);
-  const long output_every = static_cast<long>(RequirePositive("output_every", p.GetDouble("output_every", 0.0) > 0
-      ? p.GetDouble("output_every") : std::max(1.0, std::floor(options.t_end / options.dt / 20000.0))));
-  std::vector<std::unique_ptr<Integrator>> integrators;
-  for (const auto& n : names) integrators.push_back(IntegratorRegistry().Get(n).make(p));
+  // At least one step and within long's range: the cast below is undefined behaviour outside it
+  // (`output_every = 1e300`, docs/reliability.md); a value below 1 is an error, not silently 1.
+  const double output_every = p.GetDouble("output_every", 0.0) > 0
+      ? p.GetDouble("output_every")
+      : std::clamp(std::floor(options.t_end / options.dt / 20000.0), 1.0, kMaxOutputEvery);
+  run.output_every = static_cast<long>(RequireInClosed("output_every", output_every, 1.0, kMaxOutputEvery));
+  for (const auto& n : names) run.integrators.push_back(IntegratorRegistry().Get(n).make(p));
   // Option keys of integrators not selected in this run (e.g. cvode_rtol when only rk4 runs) are valid keys:
   // constructing every registered integrator reads (and validates) them.
   for (const auto& [n, entry] : IntegratorRegistry().entries()) (void)entry.make(p);
@@ -75,22 +79,37 @@ nlohmann::json RunScenario(const RunRequest& request) {
 
   // Guard: dt against the model's stability estimate, for every conditionally stable (explicit fixed-step)
   // scheme — before anything runs or is written.
+  const MechanicalSystem& system = *run.model.system;
+  if (const auto crit = system.CriticalTimeStep(system.InitialState())) {
+    for (const auto& integrator : run.integrators) {
+      if (!IsConditionallyStable(integrator->traits()) || !(options.dt > *crit)) continue;
+      const std::string what = "the estimated stability limit " + InvalidParameter::FormatNumber(*crit) +
+                               " s of explicit '" + integrator->name() + "' for this model";
+      if (request.strict) throw InvalidParameter("dt", options.dt, "<= " + what + " (--strict)");
+      run.warnings.push_back("dt = " + InvalidParameter::FormatNumber(options.dt) + " is above " + what +
+                             "; results may be unstable (use --strict to make this an error)");
+    }
+  }
+  return run;
+}
+
+nlohmann::json RunScenario(const RunRequest& request) {
+  const Scenario& sc = request.scenario;
+  const ParameterSet& p = sc.parameters;
+  // Build everything first: all input errors surface before any file is written.
+  PreparedRun prepared = PrepareScenarioRun(request);
+  const ModelInstance& model = prepared.model;
+  const SimulationOptions& options = prepared.options;
+  const long output_every = prepared.output_every;
+  std::vector<std::unique_ptr<Integrator>>& integrators = prepared.integrators;
   const MechanicalSystem& system = *model.system;
+  const double overlap_fraction = prepared.overlap_fraction;
   std::vector<std::string> warnings;
   auto warn = [&](const std::string& w) {
     warnings.push_back(w);
     if (request.warn) request.warn(w);
   };
-  if (const auto crit = system.CriticalTimeStep(system.InitialState())) {
-    for (const auto& integrator : integrators) {
-      if (!IsConditionallyStable(integrator->traits()) || !(options.dt > *crit)) continue;
-      const std::string what = "the estimated stability limit " + InvalidParameter::FormatNumber(*crit) +
-                               " s of explicit '" + integrator->name() + "' for this model";
-      if (request.strict) throw InvalidParameter("dt", options.dt, "<= " + what + " (--strict)");
-      warn("dt = " + InvalidParameter::FormatNumber(options.dt) + " is above " + what +
-           "; results may be unstable (use --strict to make this an error)");
-    }
-  }
+  for (const auto& w : prepared.warnings) warn(w);  // found while preparing (dt above the stability limit)
 
   nlohmann::json summary;
   summary["scenario"] = sc.path;
@@ -135,13 +154,13 @@ nlohmann::json RunScenario(const RunRequest& request) {
     // fixed point failed); the driver then halved it. The run recovered, but dt is suspect: say so.
     if (IsConditionallyStable(integrator->traits()) && record.statistics.rejected_steps > 0) {
       const auto crit = system.CriticalTimeStep(system.InitialState());
-      const std::string w = "'" + integrator->name() + "' rejected " +
-                            std::to_string(record.statistics.rejected_steps) +
-                            " step attempts (non-finite state or failed velocity iteration) and recovered by "
-                            "halving them: dt = " +
-                            InvalidParameter::FormatNumber(options.dt) + " is likely too large" +
-                            (crit ? " (estimated stability limit " + InvalidParameter::FormatNumber(*crit) + " s)"
-                                  : std::string());
+      // (appended piecewise: GCC 12 emits a false -Wrestrict for the one-expression form, GCC bug 105329)
+      std::string w = "'";
+      w += integrator->name();
+      w += "' rejected " + std::to_string(record.statistics.rejected_steps) +
+           " step attempts (non-finite state or failed velocity iteration) and recovered by halving them: dt = " +
+           InvalidParameter::FormatNumber(options.dt) + " is likely too large";
+      if (crit) w += " (estimated stability limit " + InvalidParameter::FormatNumber(*crit) + " s)";
       if (request.strict) throw StepFailure(w + " (--strict)");
       warn(w);
     }

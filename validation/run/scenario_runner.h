@@ -7,11 +7,15 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "integrators/integrator.h"
+#include "integrators/simulation.h"
+#include "registry/registries.h"
 #include "scenario/scenario.h"
 
 namespace impactlab {
@@ -33,6 +37,20 @@ struct RunRequest {
 /// (Hertz, Mindlin, ECC) are far outside their range [Johnson 1985, §4.2: δ ≪ R]. Scenario key
 /// max_overlap_fraction overrides it.
 inline constexpr double kMaxOverlapFraction = 0.1;
+/// Everything RunScenario builds before its first step: the model, the options, one integrator per name.
+struct PreparedRun {
+  ModelInstance model;
+  SimulationOptions options;
+  long output_every = 1;  ///< CSV row every n-th step
+  std::vector<std::unique_ptr<Integrator>> integrators;
+  double overlap_fraction = 0.1;      ///< max_overlap_fraction (default kMaxOverlapFraction)
+  std::vector<std::string> warnings;  ///< guards that fired while preparing (e.g. dt above the stability limit)
+};
+
+/// Builds and validates everything (model, dt / t_end / output keys, every integrator, no unknown keys);
+/// throws InvalidParameter on bad input. Reads nothing from disk and writes nothing. `impactlab run --check`
+/// style callers (the CLI's check-only mode, the scenario fuzzer) stop here.
+PreparedRun PrepareScenarioRun(const RunRequest& request);
 
 /// Runs every integrator; throws InvalidParameter on bad input (before anything is written), StepFailure
 /// when an integrator cannot complete a step.

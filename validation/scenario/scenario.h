@@ -7,10 +7,13 @@
 //
 // `--set key=value` overrides or adds any key: numbers become numbers, "a,b,c" numeric lists become lists,
 // true/false become booleans, anything else a string. Malformed TOML is an InvalidParameter naming the file
-// and toml11's line/column message.
+// and toml11's line/column message. Before toml11 sees the text, ParseScenario rejects invalid UTF-8 (toml11 3.7
+// reads out of bounds on it) and arrays / inline tables nested deeper than kMaxTomlNesting (its recursive
+// descent would overflow the stack); after it, float literals that overflowed to +-DBL_MAX (docs/reliability.md).
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/parameter_set.h"
@@ -24,6 +27,12 @@ struct Scenario {
   ParameterSet parameters;  ///< every other key
 };
 
+/// Deepest nesting of [ ] / { } a scenario may use (scenarios are flat: a number list is depth 1).
+inline constexpr int kMaxTomlNesting = 32;
+
+/// Parses scenario TOML text; `source_name` names the input in errors (and becomes Scenario::path).
+Scenario ParseScenario(std::string_view toml_text, std::string source_name);
+/// Reads the regular file `path` and parses it (ParseScenario).
 Scenario LoadScenario(const std::string& path);
 /// Parses "key=value" and stores it in the scenario (model / integrators keys included).
 void ApplyOverride(Scenario& scenario, const std::string& assignment);

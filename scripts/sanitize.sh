@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Sanitizer job (docs/reliability.md "Sanitizers"): builds the whole doctest suite (and the impactlab binary
+# the CLI tests call) with clang, AddressSanitizer + UndefinedBehaviorSanitizer at -O1 (every UB report fatal,
+# leak check on) into ./build-sanitize and runs it through ctest. The same build directory also holds the
+# libFuzzer targets of scripts/fuzz.sh. Needs the packages of scripts/setup.sh (clang, libclang-rt-14-dev).
+# Extra arguments go to ctest (e.g. -R cli).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/sanitize_env.sh
+cmake --build "$SANITIZE_BUILD" -j "$JOBS" --target impactlab impactlab_tests
+# Private temp directory: some tests use fixed names under temp_directory_path(), which would collide with a
+# Release ctest (scripts/test.sh's first step, or another checkout) running at the same time.
+export TMPDIR="$PWD/$SANITIZE_BUILD/tmp"
+mkdir -p "$TMPDIR"
+ctest --test-dir "$SANITIZE_BUILD" --output-on-failure -j "$JOBS" --timeout 1800 "$@"
