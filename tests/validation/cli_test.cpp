@@ -2,6 +2,8 @@
 // one-line error that names the key and the valid range, a non-zero exit code, and no crash.
 #include <doctest/doctest.h>
 
+#include "support/run_impactlab.h"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -11,22 +13,8 @@
 
 namespace {
 
-struct Output {
-  int status = 0;
-  std::string out;
-};
-
-Output Run(const std::string& args) {
-  const std::string cmd = std::string(IMPACTLAB_BINARY) + " " + args + " 2>&1";
-  Output o;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) o.out.append(buf.data(), n);
-  const int rc = pclose(pipe);
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-  return o;
-}
+using Output = impactlab::test::CliOutput;
+Output Run(const std::string& args) { return impactlab::test::RunImpactlab(args); }
 
 const std::string kScenarios = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/";
 

@@ -3,6 +3,8 @@
 // names the key, the value and the valid range (or the limit that was crossed).
 #include <doctest/doctest.h>
 
+#include "support/run_impactlab.h"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -12,22 +14,8 @@
 
 namespace {
 
-struct Output {
-  int status = 0;
-  std::string out;  // stdout + stderr
-};
-
-Output Run(const std::string& args) {
-  const std::string cmd = std::string(IMPACTLAB_BINARY) + " " + args + " 2>&1";
-  Output o;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) o.out.append(buf.data(), n);
-  const int rc = pclose(pipe);
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-  return o;
-}
+using Output = impactlab::test::CliOutput;
+Output Run(const std::string& args) { return impactlab::test::RunImpactlab(args); }
 
 const std::string kScenarios = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/";
 // Short runs: every case below is an input error (no run at all) or needs only a few hundred steps.

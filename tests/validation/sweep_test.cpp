@@ -4,6 +4,8 @@
 // byte-identical to an uninterrupted run), an unwritable output directory and a mismatched resume (clear
 // error, exit 2, existing results untouched).
 #include <doctest/doctest.h>
+
+#include "support/run_impactlab.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -68,22 +70,8 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
-struct Output {
-  int status = -1;
-  std::string out;
-};
-
-Output RunCli(const std::string& args) {
-  const std::string cmd = std::string(IMPACTLAB_BINARY) + " " + args + " 2>&1";
-  Output o;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) o.out.append(buf.data(), n);
-  const int rc = pclose(pipe);
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-  return o;
-}
+using Output = impactlab::test::CliOutput;
+Output RunCli(const std::string& args) { return impactlab::test::RunImpactlab(args); }
 
 /// A fast sweep: undamped/damped Hertz impacts (contact_oscillator, ~500 steps per run), 3 x 2 cases x 2
 /// integrators = 12 rows.

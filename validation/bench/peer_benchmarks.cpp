@@ -1,6 +1,6 @@
 #include "bench/peer_benchmarks.h"
+#include "bench/peer_loops.h"
 
-#include <boost/numeric/odeint.hpp>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -20,8 +20,6 @@
 namespace impactlab::bench {
 namespace {
 
-namespace odeint = boost::numeric::odeint;
-
 constexpr int kSteps = 2000;
 constexpr double kDt = 4.0 / kSteps;
 
@@ -38,71 +36,6 @@ double FrameworkLoop(const MechanicalSystem& sys, Scheme& scheme) {
   for (int i = 0; i < kSteps; ++i)
     if (scheme.Step(sys, s, kDt).status != StepStatus::kAccepted) throw StepFailure("benchmark step rejected");
   return s.q[0];
-}
-
-/// The same velocity Verlet arithmetic written inline: δ = −y, F = k δ^{3/2} (k = 1), m = 1, no damping.
-double HandLoop(double stiffness, double exponent) {
-  double y = 0.0, v = -1.0;
-  auto accel = [&](double q) {
-    const double delta = -q;
-    return delta > 0.0 ? stiffness * std::pow(delta, exponent) : 0.0;
-  };
-  double a = accel(y);
-  for (int i = 0; i < kSteps; ++i) {
-    const double v_half = v + 0.5 * kDt * a;
-    y += kDt * v_half;
-    a = accel(y);
-    v = v_half + 0.5 * kDt * a;
-  }
-  return y;
-}
-
-/// The same loop calling the model's right-hand side through the MechanicalSystem interface (what the
-/// framework adds beyond the model: the Integrator seam, rollback copy, FSAL check, finiteness check).
-double HandLoopSameRhs(const MechanicalSystem& sys) {
-  MechanicalState s = sys.InitialState();
-  Eigen::VectorXd a(1);
-  sys.Acceleration(s, a);
-  for (int i = 0; i < kSteps; ++i) {
-    const double v_half = s.v[0] + 0.5 * kDt * a[0];
-    s.v[0] = v_half;
-    s.q[0] += kDt * v_half;
-    sys.Acceleration(s, a);
-    s.v[0] = v_half + 0.5 * kDt * a[0];
-  }
-  return s.q[0];
-}
-
-double OdeintVerletLoop(const ContactOscillator& osc) {
-  using Vec = std::vector<double>;
-  MechanicalState scratch = osc.InitialState();
-  Vec x{scratch.q[0]}, v{scratch.v[0]};
-  odeint::velocity_verlet<Vec> stepper;
-  auto accel = [&](const Vec& pos, const Vec&, Vec& a, double) {
-    scratch.q[0] = pos[0];
-    Eigen::Map<Eigen::VectorXd> am(a.data(), 1);
-    osc.Acceleration(scratch, am);
-  };
-  double t = 0;
-  for (int i = 0; i < kSteps; ++i, t += kDt) stepper.do_step(accel, std::make_pair(std::ref(x), std::ref(v)), t, kDt);
-  return x[0];
-}
-
-double OdeintRk4Loop(const ContactOscillator& osc) {
-  using Vec = std::vector<double>;
-  MechanicalState scratch = osc.InitialState();
-  Vec y{scratch.q[0], scratch.v[0]};
-  odeint::runge_kutta4<Vec> stepper;
-  auto rhs = [&](const Vec& x, Vec& dxdt, double) {
-    scratch.q[0] = x[0];
-    scratch.v[0] = x[1];
-    Eigen::Map<Eigen::VectorXd> am(&dxdt[1], 1);
-    osc.Acceleration(scratch, am);
-    dxdt[0] = x[1];
-  };
-  double t = 0;
-  for (int i = 0; i < kSteps; ++i, t += kDt) stepper.do_step(rhs, y, t, kDt);
-  return y[0];
 }
 
 volatile double g_sink = 0.0;  // keeps results alive
@@ -149,29 +82,29 @@ nlohmann::json RunPeerBenchmarks(const TimingOptions& options) {
   OdeintRungeKutta rk(OdeintMethod::kRk4);
 
   const double q_framework = FrameworkLoop(*osc, vv);
-  const double q_hand = HandLoop(1.0, 1.5);
-  const double q_odeint = OdeintVerletLoop(*osc);
+  const double q_hand = HandVerletLoop(1.0, 1.5, kSteps, kDt);
+  const double q_odeint = OdeintVelocityVerletLoop(*osc, kSteps, kDt);
   out["problem"] = "undamped Hertz impact, m = k = v0 = 1, 2000 steps of 2e-3 s (one contact)";
   out["verlet_final_q"] = {{"framework", q_framework}, {"hand_loop", q_hand}, {"odeint", q_odeint}};
-  out["verlet_hand_loop_same_result"] = (q_framework == q_hand) && (q_framework == HandLoopSameRhs(*osc));
+  out["verlet_hand_loop_same_result"] = (q_framework == q_hand) && (q_framework == HandVerletLoopSameRhs(*osc, kSteps, kDt));
 
   const RatioTiming hand = TimeRatio([&] { g_sink = FrameworkLoop(*osc, vv); return long{kSteps}; },
-                                     [&] { g_sink = HandLoop(1.0, 1.5); return long{kSteps}; }, options);
+                                     [&] { g_sink = HandVerletLoop(1.0, 1.5, kSteps, kDt); return long{kSteps}; }, options);
   out["verlet_vs_hand_loop"] = hand.ToJson();
   out["verlet_vs_hand_loop_ratio"] = hand.ratio.median;
 
   const RatioTiming hand_rhs = TimeRatio([&] { g_sink = FrameworkLoop(*osc, vv); return long{kSteps}; },
-                                         [&] { g_sink = HandLoopSameRhs(*osc); return long{kSteps}; }, options);
+                                         [&] { g_sink = HandVerletLoopSameRhs(*osc, kSteps, kDt); return long{kSteps}; }, options);
   out["verlet_vs_hand_loop_same_rhs"] = hand_rhs.ToJson();
   out["verlet_vs_hand_loop_same_rhs_ratio"] = hand_rhs.ratio.median;
 
   const RatioTiming vo = TimeRatio([&] { g_sink = FrameworkLoop(*osc, vv); return long{kSteps}; },
-                                   [&] { g_sink = OdeintVerletLoop(*osc); return long{kSteps}; }, options);
+                                   [&] { g_sink = OdeintVelocityVerletLoop(*osc, kSteps, kDt); return long{kSteps}; }, options);
   out["verlet_vs_odeint"] = vo.ToJson();
   out["verlet_vs_odeint_ratio"] = vo.ratio.median;
 
   const RatioTiming ro = TimeRatio([&] { g_sink = FrameworkLoop(*osc, rk); return long{kSteps}; },
-                                   [&] { g_sink = OdeintRk4Loop(*osc); return long{kSteps}; }, options);
+                                   [&] { g_sink = OdeintRk4Loop(*osc, kSteps, kDt); return long{kSteps}; }, options);
   out["rk4_vs_odeint"] = ro.ToJson();
   out["rk4_vs_odeint_ratio"] = ro.ratio.median;
 
