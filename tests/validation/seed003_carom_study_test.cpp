@@ -3,14 +3,19 @@
 // tables and figure specs.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <string>
 
 #include "studies/seed003_carom_study.h"
 
 using namespace impactlab;
 
 TEST_CASE("[study] seed003_carom quick mode: all claims pass or are documented deviations") {
-  const auto dir = std::filesystem::temp_directory_path() / "impactlab_seed003_carom_test";
+  // Per-process folder: two concurrent test runs (e.g. Release and sanitizer ctest) must not share it.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("impactlab_seed003_carom_test_" + std::to_string(static_cast<long>(getpid())));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   StudyContext ctx;
