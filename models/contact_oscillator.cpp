@@ -134,7 +134,7 @@ std::optional<double> ContactOscillator::CriticalTimeStep(const MechanicalState&
   if (!(k > 0.0 && p >= 1.0)) return std::nullopt;
   const double v = std::sqrt(p_.impact_velocity * p_.impact_velocity + 2.0 * p_.gravity * p_.initial_gap);
   const auto c = PowerLawCriticalTimeStep(m, k, p, v, alpha);
-  return c.tangent * (c.effective_damped / c.effective);
+  return c.tangent_damped;
 }
 
 std::optional<double> ContactOscillator::ContactSize(int contact) const {

@@ -289,16 +289,12 @@ std::optional<double> SpherePairImpact::CriticalTimeStep(const MechanicalState& 
   (void)s;
   const double vn = p_.approach_speed();
   if (!(vn > 0.0)) return std::nullopt;
-  const double alpha = p_.e_n < 1.0 ? TsujiAlphaFromRestitution(p_.e_n, 1.5) : 0.0;
-  const auto c = PowerLawCriticalTimeStep(p_.reduced_mass(), p_.hertz_coefficient(), 1.5, vn, alpha);
-  double dt = c.tangent * (c.effective_damped / c.effective);
-  if (law_->friction_coefficient() > 0.0) {
-    const double k_t = 8.0 * p_.effective_shear_modulus() * std::sqrt(p_.effective_radius() * c.delta_max_undamped);
-    const double w = 1.0 / p_.mass1() + 1.0 / p_.mass2() + p_.radius1 * p_.radius1 / p_.inertia1() +
-                     p_.radius2 * p_.radius2 / p_.inertia2();
-    dt = std::min(dt, 2.0 / std::sqrt(k_t * w));
-  }
-  return dt;
+  const double w = law_->friction_coefficient() > 0.0
+                       ? 1.0 / p_.mass1() + 1.0 / p_.mass2() + p_.radius1 * p_.radius1 / p_.inertia1() +
+                             p_.radius2 * p_.radius2 / p_.inertia2()
+                       : 0.0;
+  return HertzMindlinCriticalTimeStep(p_.reduced_mass(), p_.hertz_coefficient(), vn, p_.e_n,
+                                      p_.effective_shear_modulus(), p_.effective_radius(), w);
 }
 
 std::optional<double> SpherePairImpact::ContactSize(int contact) const {

@@ -248,14 +248,8 @@ std::optional<double> SphereWallImpact::CriticalTimeStep(const MechanicalState& 
   (void)s;
   const double m = p_.mass(), vn = p_.normal_speed();
   if (!(vn > 0.0)) return std::nullopt;
-  const double alpha = p_.e_n < 1.0 ? TsujiAlphaFromRestitution(p_.e_n, 1.5) : 0.0;
-  const auto c = PowerLawCriticalTimeStep(m, p_.hertz_coefficient(), 1.5, vn, alpha);
-  double dt = c.tangent * (c.effective_damped / c.effective);
-  if (law_->friction_coefficient() > 0.0) {
-    const double k_t = 8.0 * p_.effective_shear_modulus() * std::sqrt(p_.radius * c.delta_max_undamped);
-    dt = std::min(dt, 2.0 / std::sqrt(k_t * (1.0 / m + p_.radius * p_.radius / p_.inertia())));
-  }
-  return dt;
+  const double w = law_->friction_coefficient() > 0.0 ? 1.0 / m + p_.radius * p_.radius / p_.inertia() : 0.0;
+  return HertzMindlinCriticalTimeStep(m, p_.hertz_coefficient(), vn, p_.e_n, p_.effective_shear_modulus(), p_.radius, w);
 }
 
 std::optional<double> SphereWallImpact::ContactSize(int contact) const {

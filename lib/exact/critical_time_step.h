@@ -16,11 +16,20 @@ struct CriticalTimeStep {
   double effective = 0.0;           ///< Δt_crit with k_eff [s]
   double tangent = 0.0;             ///< Δt_crit with W'' [s]
   double effective_damped = 0.0;    ///< Belytschko's damped bound with k_eff [s] (= effective if α = 0)
+  double tangent_damped = 0.0;      ///< the same damping factor applied to the tangent bound [s]
   double steps_per_contact = 0.0;   ///< undamped t_c0 / Δt_crit = (p+1)/2 I_p
 };
 
 /// Throws InvalidParameter unless m, k, v0 > 0, p ≥ 1, α ≥ 0.
 CriticalTimeStep PowerLawCriticalTimeStep(double mass, double stiffness, double exponent, double impact_velocity,
                                           double alpha = 0.0);
+
+/// Estimate for a frictional Hertz–Mindlin sphere contact (sphere–wall or sphere–sphere; the models' stability
+/// guard, docs/reliability.md): the damped tangent bound of the normal Hertz contact F = k δ^{3/2} with the
+/// (reduced) mass m*, approach speed v and Tsuji damping for e_n [THEORY.md §4], and, when
+/// `tangential_compliance` w > 0, the Mindlin spring k_t = 8 G* √(R* δ_max) at the undamped peak overlap acting
+/// on w = Σ (1/m_i + R_i²/I_i): Δt = min(Δt_n, 2/√(k_t w)). Pass w = 0 for a frictionless contact.
+double HertzMindlinCriticalTimeStep(double reduced_mass, double hertz_coefficient, double approach_speed, double e_n,
+                                    double shear_modulus_star, double radius_star, double tangential_compliance);
 
 }  // namespace impactlab
