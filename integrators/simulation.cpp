@@ -161,10 +161,16 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
   bool ever_contact = false;
 
   const long n_nominal = static_cast<long>(std::ceil(options.t_end / options.dt - 1e-9));
-  for (long n = 0; n < n_nominal; ++n) {
-    if (record.steps >= options.max_steps)
-      throw StepFailure("max_steps = " + std::to_string(options.max_steps) + " reached at t = " +
-                        std::to_string(state.t));
+  auto fail = [&](const std::string& why) {
+    if (!options.return_on_failure) throw StepFailure(why);
+    record.failure = why;
+  };
+  for (long n = 0; n < n_nominal && record.failure.empty(); ++n) {
+    if (record.steps >= options.max_steps) {
+      fail("max_steps = " + std::to_string(options.max_steps) + " reached at t = " + Num(state.t) + " s of t_end = " +
+           Num(options.t_end) + " s");
+      break;
+    }
     const double t_next = std::min(options.t_end, (n + 1) * options.dt);
     // Sub-steps of the nominal step (more than one only after a retry).
     while (state.t < t_next * (1 - 1e-15) - 1e-300) {
@@ -175,12 +181,15 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       for (;;) {
         result = integrator.Step(system, state, h);
         if (result.status == StepStatus::kAccepted) break;
-        if (result.status == StepStatus::kFailed || !options.adaptive_retry || halvings >= options.max_halvings)
-          throw StepFailure(DescribeStepFailure(system, integrator, state, record.steps + 1, options, h, halvings,
-                                                result.message));
+        if (result.status == StepStatus::kFailed || !options.adaptive_retry || halvings >= options.max_halvings) {
+          fail(DescribeStepFailure(system, integrator, state, record.steps + 1, options, h, halvings,
+                                   result.message));
+          break;
+        }
         h *= 0.5;
         ++halvings;
       }
+      if (!record.failure.empty()) break;
       ++record.steps;
       // --- events inside (before.t, state.t] ---
       const Overlaps now = Measure(system, state);

@@ -29,6 +29,9 @@ struct SimulationOptions {
   bool locate_events = true;
   /// Stop this long after the last contact ended with no contact active (0 = run to t_end).
   double stop_after_separation = 0.0;
+  /// false: a step that cannot be completed, or max_steps, throws StepFailure. true: the run ends there,
+  /// observers are finished (so the results up to that time are written) and the record says why.
+  bool return_on_failure = false;
 
   void Validate() const;
 };
@@ -40,6 +43,8 @@ struct SimulationRecord {
   double wall_time_s = 0.0;
   StepStatistics statistics;
   bool stopped_early = false;
+  /// Empty when the run reached its end; else why it stopped (the StepFailure message; return_on_failure).
+  std::string failure;
 };
 
 /// Runs `integrator` on `system` from `initial`. Throws StepFailure when a step cannot be completed.

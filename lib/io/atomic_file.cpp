@@ -8,7 +8,13 @@
 namespace impactlab {
 
 AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
-  if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path());
+  if (path_.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(path_.parent_path(), ec);
+    if (ec)
+      throw InvalidParameter("output file", "\"" + path_.string() + "\"",
+                             "a path whose folder exists or can be created (" + ec.message() + ")");
+  }
   tmp_ = path_;
   tmp_ += ".tmp";
   out_.open(tmp_, std::ios::binary | std::ios::trunc);

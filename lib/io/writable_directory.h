@@ -12,8 +12,14 @@
 namespace impactlab {
 
 /// Throws InvalidParameter(option, "\"dir\"", ...) if `dir` cannot be created or "<dir>/<name>.tmp" cannot
-/// be written for one of `names`. Leaves no probe file behind.
+/// be written for one of `names`. Leaves no probe file behind. Directories it creates are remembered for
+/// RemoveEmptyCreatedDirectories.
 void RequireWritableDirectory(const std::filesystem::path& dir, const std::vector<std::string>& names,
                               const std::string& option);
+
+/// Removes the directories RequireWritableDirectory created in this process that are still empty (deepest
+/// first) and forgets them: a command that fails leaves no empty output folder behind (the CLI calls it on
+/// every non-zero exit). Folders holding results, and folders that existed before, are never touched.
+void RemoveEmptyCreatedDirectories();
 
 }  // namespace impactlab

@@ -19,6 +19,7 @@ void TimeSeriesWriter::OnStart(const MechanicalSystem& system, const MechanicalS
   out << '\n';
   count_ = 0;
   Row(system, state);
+  last_written_ = true;  // a run that stops before its first step ends with this one row, not two
 }
 
 void TimeSeriesWriter::Row(const MechanicalSystem& system, const MechanicalState& s) {

@@ -95,25 +95,8 @@ TEST_CASE("CLI exact --json and dtcrit --json report the closed forms") {
   CHECK(over["rebounds"].get<bool>() == false);
   CHECK(over["t_contact"].is_null());
   const auto d = nlohmann::json::parse(RunCli("dtcrit --p 3 --json", status));
-  CHECK(d["steps_per_contact_at_dt_crit"].get<double>() == doctest::Approx(2.6221).epsilon(5e-5));
+  CHECK(d["steps_per_contact_at_dt_crit_effective"].get<double>() == doctest::Approx(2.6221).epsilon(5e-5));
   const std::string bad = RunCli("exact --p 0.5 --e 0.5", status);
   CHECK(status != 0);
   CHECK(bad.find("p = 0.5") != std::string::npos);
-}
-
-TEST_CASE("CLI converge --json reports observed orders per integrator and measure") {
-  int status = 0;
-  const std::string scenario = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/hertz_unit_exact.toml";
-  const std::string out = RunCli("converge " + scenario +
-                                     " --integrator velocity_verlet --integrator exact --dt-min 0.01 --dt-max 0.04"
-                                     " --levels 3 --json",
-                                 status);
-  REQUIRE(status == 0);
-  const auto j = nlohmann::json::parse(out);
-  CHECK(j["observed_order"]["velocity_verlet"]["delta_max"].get<double>() == doctest::Approx(2.0).epsilon(0.1));
-  CHECK(j["observed_order"]["exact"]["trajectory"].is_null());  // all errors at round-off: no order
-  CHECK(j["runs"]["exact"][0]["trajectory_error"].get<double>() < 1e-13);
-  const std::string bad = RunCli("converge " + scenario + " --integrator rk4 --dt-min 0.1 --dt-max 0.01", status);
-  CHECK(status != 0);
-  CHECK(bad.find("dt_max") != std::string::npos);
 }

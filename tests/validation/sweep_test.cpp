@@ -16,6 +16,7 @@
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -70,6 +71,13 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
+/// The table without its last column wall_time_s (the only cell that depends on timing).
+std::string WithoutWallTime(const std::string& csv) {
+  std::string out;
+  for (const auto& line : Lines(csv)) out += line.substr(0, line.rfind(',')) + "\n";
+  return out;
+}
+
 using Output = impactlab::test::CliOutput;
 Output RunCli(const std::string& args) { return impactlab::test::RunImpactlab(args); }
 
@@ -93,8 +101,17 @@ TEST_CASE("sweep axes: lists, ranges with both ends included, malformed text rej
   CHECK(r.values == std::vector<std::string>{"0.1", "0.30000000000000004", "0.5", "0.7000000000000001", "0.9"});
   CHECK(ParseSweepAxis("K_n=1e3:1e3:1").values == std::vector<std::string>{"1000"});
   CHECK(ParseSweepAxis("damping=adaptive,fixed_initial_mass").values.size() == 2);
+  // log ranges: geometric spacing, both ends exact
+  const SweepAxis g4 = ParseSweepAxis("dt=log:1e-6:1e-3:4");
+  REQUIRE(g4.values.size() == 4);
+  CHECK(g4.values.front() == "1e-06");
+  CHECK(g4.values.back() == "0.001");
+  const SweepAxis g = ParseSweepAxis("dt=log:1e-6:1e-3:7");
+  REQUIRE(g.values.size() == 7);
+  for (size_t i = 0; i < 7; ++i)
+    CHECK(std::stod(g.values[i]) == doctest::Approx(1e-6 * std::pow(10.0, 0.5 * static_cast<double>(i))).epsilon(1e-14));
   for (const char* bad : {"theta_deg", "=1,2", "e=", "e=1,,2", "e=0:1", "e=0:1:0", "e=0:1:2.5", "e=a:1:3",
-                          "integrators=rk4", "status=1"})
+                          "integrators=rk4", "status=1", "dt=log:0:1:3", "dt=log:-1:1:3", "dt=log:1e-3:1", "dt=log:1:2:3:4"})
     CHECK_THROWS_AS(ParseSweepAxis(bad), InvalidParameter);
 }
 
@@ -133,22 +150,22 @@ TEST_CASE("[study] sweep determinism: byte-identical sweep.csv for 1 and 2 threa
     CHECK(!r.interrupted);
     CHECK(r.rows_done == 12);
     CHECK(r.rows_failed == 0);
-    csv[k] = ReadFile(dir / "sweep.csv");
-    CHECK(csv[k] == r.csv);
+    csv[k] = WithoutWallTime(ReadFile(dir / "sweep.csv"));
+    CHECK(csv[k] == WithoutWallTime(r.csv));
     CHECK(fs::exists(dir / "sweep.json"));
   }
   CHECK(csv[0] == csv[1]);  // thread count does not matter
   CHECK(csv[0] == csv[2]);  // run to run
   SweepOptions in_memory;
   in_memory.threads = 2;
-  CHECK(RunSweep(spec, in_memory).csv == csv[0]);  // no --out: same table, nothing written
+  CHECK(WithoutWallTime(RunSweep(spec, in_memory).csv) == csv[0]);  // no --out: same table, nothing written
   const SweepTiming timing = TimeSweep(spec, 2);
   CHECK(timing.rows == 12);
   CHECK(timing.wall_time_s > 0.0);
-  REQUIRE(Lines(csv[0]).size() == 2 + 12);
+  REQUIRE(Lines(csv[0]).size() == 1 + 12);  // header + rows (metadata in sweep.meta.json)
 
   // Each row is exactly what a direct run of the same case gives (row 7 = case 3 (e = 0.7, v0 = 1.5), rk4).
-  const auto row7 = Lines(csv[0])[2 + 7];
+  const auto row7 = Lines(csv[0])[1 + 7];
   RunRequest req;
   req.scenario = spec.scenario;
   ApplyOverride(req.scenario, "e=0.7");
@@ -163,7 +180,7 @@ TEST_CASE("[study] sweep determinism: byte-identical sweep.csv for 1 and 2 threa
                     std::to_string(run["steps"].get<long>()) + "," +
                     std::to_string(run["rhs_evaluations"].get<long>()) + "," +
                     std::to_string(run["rejected_steps"].get<long>()) + "," +
-                    FormatShortest(run["final_time"].get<double>()));
+                    FormatShortest(run["final_time"].get<double>()) + ",0");  // unstable = 0
 }
 
 TEST_CASE("[study] impactlab sweep: SIGINT after the first case → exit 130, resume → identical to one run") {
@@ -173,9 +190,9 @@ TEST_CASE("[study] impactlab sweep: SIGINT after the first case → exit 130, re
   const fs::path ref = FreshDir("ref"), cut = FreshDir("cut");
   const Output full = RunCli(args + " --threads 2 --out " + ref.string());
   REQUIRE_MESSAGE(full.status == 0, full.out);
-  const std::string reference = ReadFile(ref / "sweep.csv");
+  const std::string reference = WithoutWallTime(ReadFile(ref / "sweep.csv"));
   const auto ref_lines = Lines(reference);
-  REQUIRE(ref_lines.size() == 2 + 10);
+  REQUIRE(ref_lines.size() == 1 + 10);
 
   // Interrupted run: spawn the binary, wait until the first row is on disk, send SIGINT.
   fs::create_directories(cut);
@@ -194,7 +211,7 @@ TEST_CASE("[study] impactlab sweep: SIGINT after the first case → exit 130, re
   posix_spawn_file_actions_destroy(&fa);
   const fs::path partial = cut / "out" / "sweep.csv";
   const auto t0 = std::chrono::steady_clock::now();
-  while (Lines(ReadFile(partial)).size() < 3 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
+  while (Lines(ReadFile(partial)).size() < 2 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   REQUIRE(kill(pid, SIGINT) == 0);
   int wstatus = 0;
@@ -204,18 +221,17 @@ TEST_CASE("[study] impactlab sweep: SIGINT after the first case → exit 130, re
   CHECK(ReadFile(log).find("rerun the same command to resume") != std::string::npos);
 
   // A strict subset of complete rows, each identical to the uninterrupted run's row.
-  const auto cut_lines = Lines(ReadFile(partial));
-  REQUIRE(cut_lines.size() >= 3);
+  const auto cut_lines = Lines(WithoutWallTime(ReadFile(partial)));
+  REQUIRE(cut_lines.size() >= 2);
   CHECK(cut_lines.size() < ref_lines.size());
   CHECK(cut_lines[0] == ref_lines[0]);
-  CHECK(cut_lines[1] == ref_lines[1]);
-  for (size_t i = 2; i < cut_lines.size(); ++i) CHECK(cut_lines[i] == ref_lines[i]);  // 1 thread: a prefix
+  for (size_t i = 1; i < cut_lines.size(); ++i) CHECK(cut_lines[i] == ref_lines[i]);  // 1 thread: a prefix
 
   // Resume (another thread count on purpose): the final file is byte-identical.
   const Output resumed = RunCli(args + " --threads 2 --out " + (cut / "out").string());
   REQUIRE_MESSAGE(resumed.status == 0, resumed.out);
-  CHECK(resumed.out.find("resuming: " + std::to_string(cut_lines.size() - 2) + " of 10") != std::string::npos);
-  CHECK(ReadFile(partial) == reference);
+  CHECK(resumed.out.find("resuming: " + std::to_string(cut_lines.size() - 1) + " of 10") != std::string::npos);
+  CHECK(WithoutWallTime(ReadFile(partial)) == reference);
 }
 
 TEST_CASE("impactlab sweep: unwritable output → exit 2 naming the path - existing results untouched") {
@@ -223,7 +239,7 @@ TEST_CASE("impactlab sweep: unwritable output → exit 2 naming the path - exist
   const fs::path dir = FreshDir("unwritable");
   REQUIRE(RunCli(base + " --out " + dir.string()).status == 0);
   const std::string before = ReadFile(dir / "sweep.csv");
-  REQUIRE(Lines(before).size() == 4);
+  REQUIRE(Lines(before).size() == 3);
 
   // Make the directory unwritable: chmod when not root; as root (permissions do not apply) block the exact
   // temporary path the atomic rewrite uses.
@@ -302,8 +318,8 @@ TEST_CASE("impactlab sweep: disk full mid-sweep → clear error, stored rows int
                            "--integrator rk4 --threads 2";
   const fs::path ref = FreshDir("full_ref");
   REQUIRE(RunCli(args + " --out " + ref.string()).status == 0);
-  const auto ref_lines = Lines(ReadFile(ref / "sweep.csv"));
-  REQUIRE(ref_lines.size() == 2 + 40);  // ~6 KB
+  const auto ref_lines = Lines(WithoutWallTime(ReadFile(ref / "sweep.csv")));
+  REQUIRE(ref_lines.size() == 1 + 40);  // ~7 KB
 
   {  // leave 8 KiB free: the table and its temporary copy outgrow it after ~4 KB
     std::ofstream filler(mnt / "filler", std::ios::binary);
@@ -315,19 +331,19 @@ TEST_CASE("impactlab sweep: disk full mid-sweep → clear error, stored rows int
   CHECK(o.status == 2);
   CHECK_MESSAGE(o.out.find("No space left on device") != std::string::npos, o.out);
   CHECK_MESSAGE(o.out.find("is unchanged") != std::string::npos, o.out);
-  const auto cut = Lines(ReadFile(out / "sweep.csv"));
-  REQUIRE(cut.size() > 2);
+  const auto cut = Lines(WithoutWallTime(ReadFile(out / "sweep.csv")));
+  REQUIRE(cut.size() > 1);
   CHECK(cut.size() < ref_lines.size());
   CHECK(!fs::exists(out / "sweep.csv.tmp"));
   // Every stored row is complete and equal to the reference row with the same key.
-  for (size_t i = 2; i < cut.size(); ++i) {
+  for (size_t i = 1; i < cut.size(); ++i) {
     const std::string key = cut[i].substr(0, cut[i].find(','));
-    CHECK(cut[i] == ref_lines.at(2 + std::stoul(key)));
+    CHECK(cut[i] == ref_lines.at(1 + std::stoul(key)));
   }
   fs::remove(mnt / "filler");
   const Output resumed = RunCli(args + " --out " + out.string());
   REQUIRE_MESSAGE(resumed.status == 0, resumed.out);
-  CHECK(ReadFile(out / "sweep.csv") == ReadFile(ref / "sweep.csv"));
+  CHECK(WithoutWallTime(ReadFile(out / "sweep.csv")) == WithoutWallTime(ReadFile(ref / "sweep.csv")));
 }
 
 TEST_CASE("sweep: a stop requested after the first row keeps exactly that row - resume completes it identically") {
@@ -336,7 +352,7 @@ TEST_CASE("sweep: a stop requested after the first row keeps exactly that row - 
   SweepOptions o;
   o.threads = 1;
   o.out_dir = ref.string();
-  const std::string reference = RunSweep(spec, o).csv;
+  const std::string reference = WithoutWallTime(RunSweep(spec, o).csv);
 
   o.out_dir = cut.string();
   o.progress = [](const std::string& line) {
@@ -346,9 +362,9 @@ TEST_CASE("sweep: a stop requested after the first row keeps exactly that row - 
   ClearStopRequest();
   CHECK(stopped.interrupted);
   CHECK(stopped.rows_done == 1);
-  const auto lines = Lines(ReadFile(cut / "sweep.csv"));
-  REQUIRE(lines.size() == 3);
-  CHECK(lines[2] == Lines(reference)[2]);
+  const auto lines = Lines(WithoutWallTime(ReadFile(cut / "sweep.csv")));
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[1] == Lines(reference)[1]);
   CHECK(ReadFile(cut / "sweep.json").find("\"complete\": false") != std::string::npos);
 
   o.progress = nullptr;
@@ -356,7 +372,7 @@ TEST_CASE("sweep: a stop requested after the first row keeps exactly that row - 
   const SweepResult resumed = RunSweep(spec, o);
   CHECK(!resumed.interrupted);
   CHECK(resumed.rows_resumed == 1);
-  CHECK(ReadFile(cut / "sweep.csv") == reference);
+  CHECK(WithoutWallTime(ReadFile(cut / "sweep.csv")) == reference);
 }
 
 TEST_CASE("resumable table: concurrent Puts from 4 threads lose no row and keep the fixed order") {

@@ -3,8 +3,10 @@
 // tests call it in check-only mode.
 //
 // Exit codes: 0 ok; 2 bad input (InvalidParameter, one line naming the parameter, value and valid range);
-// 3 numerical failure (StepFailure); 1 any other std::exception; a malformed command line gives CLI11's own
-// code (non-zero, with its message and usage hint) and --help gives 0. Other exception types propagate.
+// 3 numerical failure (StepFailure or an unstable run); 1 any other std::exception; a malformed command line
+// or an unknown sub-command is bad input too (exit 2, one line, "did you mean" for sub-commands); --help
+// gives 0. Other exception types propagate. On a non-zero exit, output folders the command created and left
+// empty are removed.
 #pragma once
 
 #include <iosfwd>

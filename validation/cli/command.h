@@ -22,5 +22,6 @@ void AddDtcritCommand(CLI::App& app, Action& action);    // dtcrit_command.cpp
 void AddConvergeCommand(CLI::App& app, Action& action);  // converge_command.cpp
 void AddBenchCommand(CLI::App& app, Action& action);     // bench_command.cpp
 void AddSweepCommand(CLI::App& app, Action& action);     // sweep_command.cpp
+void AddWorkprecisionCommand(CLI::App& app, Action& action);  // workprecision_command.cpp
 
 }  // namespace impactlab::cli

@@ -97,7 +97,7 @@ void AddExactCommand(CLI::App& app, Action& action) {
       std::cout << "delta_max [m]            = " << sol.max_overlap() << "\n"
                 << "t_max [s]                = " << sol.time_of_max_overlap() << "\n"
                 << "t_contact [s]            = "
-                << (sol.rebounds() ? (std::isfinite(sol.contact_time()) ? std::to_string(sol.contact_time())
+                << (sol.rebounds() ? (std::isfinite(sol.contact_time()) ? InvalidParameter::FormatNumber(sol.contact_time())
                                                                         : std::string("beyond double range"))
                                    : std::string("infinite (no rebound)"))
                 << "\n"

@@ -1,13 +1,16 @@
-// `impactlab sweep SCENARIO.toml --vary key=v1,v2,... [--vary key=start:stop:count]... [--integrator NAME]...
-//  [--set key=value]... [--metric KEY]... [--threads N] --out DIR [--json]`
+// `impactlab sweep SCENARIO.toml --vary key=v1,v2,... [--vary key=start:stop:count | key=log:start:stop:count]...
+//  [--integrator NAME]... [--set key=value]... [--metric KEY]... [--reference NAME[:key=value]...] [--threads N]
+//  --out DIR [--json]`
 // Runs the cartesian product of the --vary lists in parallel (validation/sweep/parallel_sweep.h), storing
-// each finished case at once in DIR/sweep.csv (atomic rewrite) and DIR/sweep.json at the end. Ctrl-C (or
+// each finished case at once in DIR/sweep.csv (atomic rewrite; plain CSV, metadata in DIR/sweep.meta.json)
+// and DIR/sweep.json at the end. Ctrl-C (or
 // SIGTERM) finishes the running cases, saves, and exits with status 130; rerunning the same command resumes.
 #include <iostream>
 
 #include "cli/command.h"
 #include "core/errors.h"
 #include "core/interrupt.h"
+#include "convergence/reference_spec.h"
 #include "sweep/parallel_sweep.h"
 
 namespace impactlab::cli {
@@ -17,12 +20,17 @@ void AddSweepCommand(CLI::App& app, Action& action) {
   struct Args {
     std::string scenario, out;
     std::vector<std::string> vary, sets, integrators, metrics;
+    std::string reference;
     int threads = 0;
     bool json = false;
   };
   auto args = std::make_shared<Args>();
   sub->add_option("scenario", args->scenario, "scenario TOML file")->required();
-  sub->add_option("--vary", args->vary, "swept key: key=v1,v2,... or key=start:stop:count (repeatable)")->required();
+  sub->add_option("--vary", args->vary,
+                  "swept key: key=v1,v2,..., key=start:stop:count or key=log:start:stop:count (repeatable)")
+      ->required();
+  sub->add_option("--reference", args->reference,
+                  "reference run per case for error columns: NAME[:key=value]... (e.g. cvode_bdf:cvode_rtol=1e-12)");
   sub->add_option("--integrator", args->integrators, "integrator name (repeatable; see `impactlab list`)");
   sub->add_option("--set", args->sets, "override a scenario key for every case: key=value (repeatable)");
   sub->add_option("--metric", args->metrics, "extra summary key stored as a column (repeatable)");
@@ -38,6 +46,8 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       for (const auto& v : args->vary) spec.axes.push_back(ParseSweepAxis(v));
       spec.integrators = args->integrators;
       spec.metrics = args->metrics;
+      spec.reference = args->reference;
+      if (!spec.reference.empty()) (void)ParseReferenceSpec(spec.reference);
       SweepOptions options;
       options.threads = args->threads;
       options.out_dir = args->out;
@@ -63,7 +73,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       if (!args->json)
         std::cout << "sweep: " << r.rows_total << " rows (" << r.rows_resumed << " resumed, " << r.rows_failed
                   << " step failures) in " << r.wall_time_s << " s on " << r.threads << " threads; wrote " << args->out << "/sweep.csv and "
-                  << args->out << "/sweep.json\n";
+                  << args->out << "/sweep.json (columns and units: " << args->out << "/sweep.meta.json)\n";
       return 0;
     };
   });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
@@ -9,7 +10,9 @@
 #include "core/checks.h"
 #include "core/suggest.h"
 #include "io/atomic_file.h"
+#include "io/writable_directory.h"
 #include "observe/energy_ledger.h"
+#include "observe/progress_meter.h"
 #include "observe/time_series_writer.h"
 #include "registry/registries.h"
 
@@ -54,6 +57,8 @@ PreparedRun PrepareScenarioRun(const RunRequest& request) {
   options.stop_after_separation = RequireNonNegative("stop_after_separation", p.GetDouble("stop_after_separation", 0.0));
   options.max_halvings =
       static_cast<int>(RequireInteger("max_step_halvings", p.GetDouble("max_step_halvings", 20.0), 0, 60));
+  options.max_steps = static_cast<long>(RequireInteger("max_steps", p.GetDouble("max_steps", 5e7), 1, kMaxOutputEvery));
+  options.return_on_failure = true;  // results up to a failure are written, then RunScenario throws
   run.overlap_fraction =
       RequireInLeftOpen("max_overlap_fraction", p.GetDouble("max_overlap_fraction", kMaxOverlapFraction), 0.0, 1.0);
   // At least one step and within long's range: the cast below is undefined behaviour outside it
@@ -110,6 +115,12 @@ nlohmann::json RunScenario(const RunRequest& request) {
     if (request.warn) request.warn(w);
   };
   for (const auto& w : prepared.warnings) warn(w);  // found while preparing (dt above the stability limit)
+  if (!request.out_dir.empty()) {  // before any step: an unwritable --out costs no computation
+    std::vector<std::string> files{"summary.json"};
+    for (const auto& integrator : integrators) files.push_back(integrator->name() + ".csv");
+    RequireWritableDirectory(request.out_dir, files, "--out");
+  }
+  std::string first_failure, first_unstable;
 
   nlohmann::json summary;
   summary["scenario"] = sc.path;
@@ -134,6 +145,12 @@ nlohmann::json RunScenario(const RunRequest& request) {
                                                   output_every);
       observers.push_back(writer.get());
     }
+    std::unique_ptr<ProgressMeter> meter;
+    if (request.progress) {
+      meter = std::make_unique<ProgressMeter>("impactlab: progress '" + integrator->name() + "'", options.t_end,
+                                              request.progress);
+      observers.push_back(meter.get());
+    }
     const SimulationRecord record = Simulate(system, *integrator, system.InitialState(), options, observers);
     nlohmann::json run;
     run["integrator"] = integrator->name();
@@ -150,6 +167,72 @@ nlohmann::json RunScenario(const RunRequest& request) {
     run["internal_steps"] = record.statistics.internal_steps;
     run["final_time"] = record.final_state.t;
     model.summarize(RunOutcome{record, ledger}, run);
+    run["status"] = "ok";
+    if (!record.failure.empty()) {
+      run["status"] = "stopped";
+      run["stopped_at"] = record.final_state.t;
+      run["stop_reason"] = record.failure;
+      if (first_failure.empty()) {
+        first_failure = "'" + integrator->name() + "' stopped at t = " + InvalidParameter::FormatNumber(record.final_state.t) +
+                        " s of t_end = " + InvalidParameter::FormatNumber(options.t_end) + " s: " + record.failure;
+        if (!request.out_dir.empty())
+          first_failure += "; results up to that time written to " +
+                           (std::filesystem::path(request.out_dir) / (integrator->name() + ".csv")).string() +
+                           " and summary.json";
+      }
+    }
+    // Guard: energy or restitution grown without a source (no model here has an energy source: forces are
+    // conservative or dissipative), by more than kUnstableGrowth.
+    {
+      const double e0 = ledger.initial_energy(), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
+      const double growth = (system.TotalEnergy(record.final_state) - e0) / scale;
+      std::string why;
+      if (growth > kUnstableGrowth)
+        why = "the energy grew by " + InvalidParameter::FormatNumber(growth) + " of E0 without a source";
+      if (run.contains("restitution") && run["restitution"].is_number() &&
+          run["restitution"].get<double>() > 1.0 + kUnstableGrowth)
+        why += std::string(why.empty() ? "" : " and ") + "the restitution is " +
+               InvalidParameter::FormatNumber(run["restitution"].get<double>()) + " > 1 without a source";
+      run["energy_growth_final"] = growth;
+      run["unstable"] = !why.empty();
+      if (!why.empty()) {
+        if (record.failure.empty()) run["status"] = "unstable";
+        std::string w = "unstable run '" + integrator->name() + "' (dt = " + InvalidParameter::FormatNumber(options.dt) +
+                        " s): " + why;
+        if (const auto crit = system.CriticalTimeStep(system.InitialState());
+            crit && IsConditionallyStable(integrator->traits()))
+          w += " (estimated stability limit " + InvalidParameter::FormatNumber(*crit) + " s)";
+        if (first_unstable.empty()) first_unstable = w;
+        warn(w);
+      }
+    }
+    // Guard: contact resolution of fixed-step schemes (adaptive ones refine inside the step).
+    if (!integrator->traits().adaptive) {
+      std::vector<double> start(static_cast<size_t>(std::max(system.num_contacts(), 0)), -1.0);
+      std::optional<double> shortest;
+      for (const auto& ev : record.events) {
+        if (ev.contact < 0 || ev.contact >= static_cast<int>(start.size())) continue;
+        if (ev.kind == ContactEventKind::kStart) start[ev.contact] = ev.t;
+        if (ev.kind == ContactEventKind::kEnd && start[ev.contact] >= 0.0) {
+          const double d = ev.t - start[ev.contact];
+          if (!shortest || d < *shortest) shortest = d;
+          start[ev.contact] = -1.0;
+        }
+      }
+      if (shortest) {
+        const double steps = *shortest / options.dt;
+        run["min_steps_per_contact"] = steps;
+        if (steps < kMinStepsPerContact) {
+          char buf[256];
+          std::snprintf(buf, sizeof buf,
+                        "under-resolved contact with '%s': the shortest contact (%.6g s) took %.3g steps of dt = %.6g s, "
+                        "fewer than %.0f; restitution and overlap errors grow fast below it (use dt <= %.6g s)",
+                        integrator->name().c_str(), *shortest, steps, options.dt, kMinStepsPerContact,
+                        *shortest / kMinStepsPerContact);
+          warn(buf);
+        }
+      }
+    }
     // Guard: an explicit fixed-step scheme rejects a step only when it was non-finite (or its velocity
     // fixed point failed); the driver then halved it. The run recovered, but dt is suspect: say so.
     if (IsConditionallyStable(integrator->traits()) && record.statistics.rejected_steps > 0) {
@@ -214,6 +297,9 @@ nlohmann::json RunScenario(const RunRequest& request) {
   if (!warnings.empty()) summary["warnings"] = warnings;
   if (!request.out_dir.empty())
     WriteFileAtomically(std::filesystem::path(request.out_dir) / "summary.json", summary.dump(2) + "\n");
+  if (!first_failure.empty()) throw StepFailure(first_failure);
+  if (!first_unstable.empty() && request.fail_if_unstable)
+    throw StepFailure(first_unstable + "; flagged \"unstable\" in the summary (use --allow-unstable to accept it)");
   return summary;
 }
 
@@ -224,7 +310,7 @@ std::string FormatSummaryTable(const nlohmann::json& summary) {
       {"contact_duration", "t_c [s]"},   {"max_overlap", "delta_max [m]"},
       {"energy_error_max", "max|dE|/E0"}, {"energy_balance_residual_max", "max|E+D-E0|/E0"},
       {"momentum_drift_max", "momentum drift"}, {"rhs_evaluations", "RHS evals"},
-      {"wall_time_s", "wall [s]"}};
+      {"wall_time_s", "wall [s]"}, {"status", "status"}};
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header;
   for (const auto& [_, h] : cols) header.push_back(h);

@@ -3,7 +3,11 @@
 // Summary keys per integrator: integrator, dt, steps, restitution, contact_duration, max_overlap,
 // energy_error_max, energy_balance_residual_max, momentum_drift_max, wall_time_s, rhs_evaluations,
 // newton_iterations, rejected_steps, plus the model's own keys; overlap_over_size_max and unphysical_overlap
-// when the model states a contact size; "warnings" (summary level) when a guard fired (docs/reliability.md).
+// when the model states a contact size; "warnings" (summary level) when a guard fired (docs/reliability.md);
+// status ("ok", "unstable", "stopped"), unstable (bool) and, for a run that stopped before t_end,
+// stopped_at [s] and stop_reason; min_steps_per_contact for fixed-step schemes when a contact ended.
+// A run that stops (step failure, max_steps) keeps its results up to that time: its CSV and summary.json
+// are written, then RunScenario throws StepFailure saying where and why.
 #pragma once
 
 #include <functional>
@@ -30,7 +34,23 @@ struct RunRequest {
   bool strict = false;
   /// Receives each warning (one line) as it arises; null: warnings only go into the summary.
   std::function<void(const std::string&)> warn;
+  /// When set, a run flagged "unstable" (energy or restitution grown without a source, see kUnstableGrowth)
+  /// is a StepFailure after the results are written (`impactlab run` sets it unless --allow-unstable; studies
+  /// and the sweep read the "unstable" flag instead).
+  bool fail_if_unstable = false;
+  /// Progress of long runs (observe/progress_meter.h): receives (line, final). Null: no progress.
+  std::function<void(const std::string&, bool)> progress;
 };
+
+/// A run is "unstable" when, with no energy source in the model, its final mechanical energy exceeds the
+/// initial one by more than this fraction of |E₀|, or its restitution exceeds 1 by more than this. 1 %: far
+/// above the energy error of a resolved explicit run (O(dt²) oscillation that returns after a contact) and of
+/// an adaptive one (its tolerance), far below the growth of a run beyond its stability limit.
+inline constexpr double kUnstableGrowth = 0.01;
+/// Fewer accepted steps than this across one contact (t_c/dt, fixed-step schemes) gives a resolution
+/// warning: restitution and δ_max errors of second-order schemes are then of order (t_c/dt)⁻² ≈ 0.25 % and
+/// grow fast below it (at 3 steps per contact velocity Verlet returns e = 0.915 for e = 0.8).
+inline constexpr double kMinStepsPerContact = 20.0;
 
 /// Default largest physical overlap as a fraction of the contact's characteristic size
 /// (MechanicalSystem::ContactSize, e.g. the smaller radius): beyond 10 % the small-strain contact laws

@@ -11,10 +11,14 @@
 #include <filesystem>
 #include <iomanip>
 #include <limits>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
+#include "convergence/reference_spec.h"
 #include "core/errors.h"
 #include "core/interrupt.h"
 #include "io/atomic_file.h"
@@ -88,6 +92,7 @@ std::string CanonicalDescription(const SweepSpec& spec) {
   }
   os << "|integrators=";
   for (const auto& n : IntegratorNames(spec)) os << n << ";";
+  if (!spec.reference.empty()) os << "|reference=" << spec.reference;
   os << "|columns=";
   for (const auto& c : SweepColumns(spec)) os << c << ";";
   return os.str();
@@ -132,6 +137,47 @@ nlohmann::json CellToJson(const std::string& cell) {
   return cell;
 }
 
+/// Unit and meaning of each column, for the sidecar sweep.meta.json.
+nlohmann::json SweepColumnDescriptions(const std::vector<std::string>& columns) {
+  static const std::map<std::string, std::pair<std::string, std::string>> known = {
+      {"row", {"", "row index = case x n_integrators + integrator index"}},
+      {"case", {"", "case index (mixed radix over the --vary axes, first axis slowest)"}},
+      {"integrator", {"", "integrator name"}},
+      {"status", {"", "ok, or step_failure (metrics empty; message on stderr)"}},
+      {"restitution", {"1", "coefficient of restitution of the first contact"}},
+      {"contact_duration", {"s", "duration of the first contact"}},
+      {"max_overlap", {"m", "maximum overlap of the first contact"}},
+      {"energy_error_max", {"1", "max |E - E0| / |E0|"}},
+      {"energy_balance_residual_max", {"1", "max |E + D - E0| / |E0|"}},
+      {"steps", {"", "accepted steps"}},
+      {"rhs_evaluations", {"", "evaluations of the acceleration"}},
+      {"rejected_steps", {"", "rejected step attempts"}},
+      {"final_time", {"s", "time reached"}},
+      {"unstable", {"", "1: energy or restitution grew without a source (see docs/reliability.md)"}},
+      {"restitution_error", {"1", "|e - e_ref| against the --reference run of the same case"}},
+      {"contact_duration_error", {"1", "|t_c - t_c,ref| / t_c,ref against the --reference run"}},
+      {"max_overlap_error", {"1", "|delta_max - delta_max,ref| / delta_max,ref against the --reference run"}},
+      {"wall_time_s", {"s", "wall time of the run (the only column that depends on timing)"}},
+  };
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : columns) {
+    const auto it = known.find(c);
+    out.push_back({{"name", c},
+                   {"unit", it == known.end() ? nlohmann::json(nullptr) : nlohmann::json(it->second.first)},
+                   {"description", it == known.end() ? std::string("swept key or --metric summary key")
+                                                     : it->second.second}});
+  }
+  return out;
+}
+
+/// e: absolute difference; others: relative to the reference; empty when either value is missing.
+std::string ReferenceError(const nlohmann::json& run, const nlohmann::json& ref, const std::string& key, bool relative) {
+  if (!run.contains(key) || !ref.contains(key) || !run[key].is_number() || !ref[key].is_number()) return "";
+  const double a = run[key].get<double>(), b = ref[key].get<double>();
+  if (relative && !(std::abs(b) > 0.0)) return "";
+  return FormatShortest(std::abs(a - b) / (relative ? std::abs(b) : 1.0));
+}
+
 }  // namespace
 
 SweepAxis ParseSweepAxis(const std::string& text) {
@@ -148,20 +194,26 @@ SweepAxis ParseSweepAxis(const std::string& text) {
   if (axis.key.find_first_of(",\"") != std::string::npos)
     throw InvalidParameter("--vary", "\"" + text + "\"", "a key without ',' or '\"'");
   if (rhs.find(':') != std::string::npos && rhs.find(',') == std::string::npos) {
-    const auto parts = Split(rhs, ':');
-    if (parts.size() != 3)
-      throw InvalidParameter("--vary " + axis.key, "\"" + rhs + "\"", "start:stop:count");
+    // "start:stop:count" (linear) or "log:start:stop:count" (geometric, start and stop > 0)
+    auto parts = Split(rhs, ':');
+    const bool log = !parts.empty() && Trim(parts[0]) == "log";
+    if (log) parts.erase(parts.begin());
+    const std::string form = log ? "log:start:stop:count" : "start:stop:count";
+    if (parts.size() != 3) throw InvalidParameter("--vary " + axis.key, "\"" + rhs + "\"", form);
     const double start = ParseNumber("--vary " + axis.key + " start", parts[0]);
     const double stop = ParseNumber("--vary " + axis.key + " stop", parts[1]);
     const double count_d = ParseNumber("--vary " + axis.key + " count", parts[2]);
     if (count_d < 1 || count_d > 1e6 || count_d != std::floor(count_d))
       throw InvalidParameter("--vary " + axis.key + " count", count_d, "an integer in [1, 1000000]");
+    if (log && !(start > 0.0)) throw InvalidParameter("--vary " + axis.key + " start", start, "> 0 for a log range");
+    if (log && !(stop > 0.0)) throw InvalidParameter("--vary " + axis.key + " stop", stop, "> 0 for a log range");
     const auto count = static_cast<size_t>(count_d);
     for (size_t i = 0; i < count; ++i) {
-      const double x = count == 1 ? start
-                       : i + 1 == count
-                           ? stop
-                           : start + (stop - start) * static_cast<double>(i) / static_cast<double>(count - 1);
+      const double u = count == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(count - 1);
+      const double x = i == 0 ? start
+                       : i + 1 == count ? stop
+                       : log ? start * std::pow(stop / start, u)
+                             : start + (stop - start) * static_cast<double>(i) / static_cast<double>(count - 1);
       axis.values.push_back(FormatShortest(x));
     }
     return axis;
@@ -183,7 +235,7 @@ const std::vector<std::string>& DefaultSweepMetrics() {
   static const std::vector<std::string> m = {"restitution",     "contact_duration", "max_overlap",
                                              "energy_error_max", "energy_balance_residual_max",
                                              "steps",           "rhs_evaluations", "rejected_steps",
-                                             "final_time"};
+                                             "final_time",      "unstable"};
   return m;
 }
 
@@ -194,7 +246,10 @@ std::vector<std::string> SweepColumns(const SweepSpec& spec) {
   c.push_back("status");
   for (const auto& m : DefaultSweepMetrics()) c.push_back(m);
   for (const auto& m : spec.metrics)
-    if (std::find(c.begin(), c.end(), m) == c.end()) c.push_back(m);
+    if (std::find(c.begin(), c.end(), m) == c.end() && m != "wall_time_s") c.push_back(m);
+  if (!spec.reference.empty())
+    for (const char* e : {"restitution_error", "contact_duration_error", "max_overlap_error"}) c.push_back(e);
+  c.push_back("wall_time_s");
   return c;
 }
 
@@ -258,25 +313,53 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
   std::vector<std::string> order(n_rows);
   for (size_t r = 0; r < n_rows; ++r) order[r] = std::to_string(r);
   ResumableTable::Options topt;
-  topt.signature = "impactlab sweep v1 fingerprint=" + fingerprint + " rows=" + std::to_string(n_rows);
   topt.strict = true;
   topt.order = order;
-  fs::path csv_path, json_path;
+  const std::string format = "impactlab sweep v2";
+  nlohmann::json meta;
+  meta["format"] = format;
+  meta["fingerprint"] = fingerprint;
+  meta["rows"] = n_rows;
+  meta["description"] = CanonicalDescription(spec);
+  meta["scenario"] = spec.scenario.path;
+  meta["model"] = spec.scenario.model;
+  meta["vary"] = nlohmann::json::array();
+  for (const auto& a : spec.axes) meta["vary"].push_back({{"key", a.key}, {"values", a.values}});
+  meta["integrators"] = integrators;
+  meta["reference"] = spec.reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.reference);
+  meta["columns"] = SweepColumnDescriptions(columns);
+  fs::path csv_path, json_path, meta_path;
   if (!options.out_dir.empty()) {
-    RequireWritableDirectory(options.out_dir, {"sweep.csv", "sweep.json"}, "--out");
+    RequireWritableDirectory(options.out_dir, {"sweep.csv", "sweep.json", "sweep.meta.json"}, "--out");
     csv_path = fs::path(options.out_dir) / "sweep.csv";
     json_path = fs::path(options.out_dir) / "sweep.json";
+    meta_path = fs::path(options.out_dir) / "sweep.meta.json";
     std::ifstream existing(csv_path);
     std::string first;
-    if (existing && std::getline(existing, first) && first.rfind("# impactlab sweep", 0) == 0 &&
-        first != "# " + topt.signature)
-      throw InvalidParameter(
-          "--out", "\"" + options.out_dir + "\"",
-          "a directory without sweep.csv, or whose sweep.csv was written by this same sweep; " + csv_path.string() +
-              " has \"" + first.substr(2) + "\", this sweep is fingerprint=" + fingerprint + " rows=" +
-              std::to_string(n_rows) + " (the scenario parameters, --set, --vary, --integrator or --metric differ; " +
-              "the stored sweep is described in sweep.json). Use another --out or delete the file; it was left "
-              "untouched");
+    if (existing && std::getline(existing, first) && !first.empty()) {
+      // A stored table: resume only if the sidecar says it is this same sweep.
+      std::string stored = "(no readable sweep.meta.json)";
+      try {
+        std::ifstream m(meta_path);
+        if (m) {
+          const nlohmann::json j = nlohmann::json::parse(m);
+          stored = j.value("format", std::string("?")) + " fingerprint=" + j.value("fingerprint", std::string("?")) +
+                   " rows=" + std::to_string(j.value("rows", 0));
+        }
+      } catch (const std::exception&) {
+        stored = "(unreadable sweep.meta.json)";
+      }
+      const std::string ours = format + " fingerprint=" + fingerprint + " rows=" + std::to_string(n_rows);
+      if (first.rfind("# impactlab sweep", 0) == 0) stored = first.substr(2) + " (older format, header comment)";
+      if (stored != ours)
+        throw InvalidParameter(
+            "--out", "\"" + options.out_dir + "\"",
+            "a directory without sweep.csv, or whose sweep.csv was written by this same sweep; " + csv_path.string() +
+                " is " + stored + ", this sweep is " + ours +
+                " (the scenario parameters, --set, --vary, --integrator, --metric or --reference differ; the stored "
+                "sweep is described in sweep.meta.json). Use another --out or delete the file; it was left untouched");
+    }
+    WriteFileAtomically(meta_path, meta.dump(2) + "\n");
   }
   ResumableTable table(csv_path, columns, topt);  // strict: a different sweep's file is refused, untouched
 
@@ -291,6 +374,25 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
   if (options.progress && result.rows_resumed > 0)
     options.progress("resuming: " + std::to_string(result.rows_resumed) + " of " + std::to_string(n_rows) +
                      " rows already in " + csv_path.string());
+
+  // ---- reference runs (one per case, computed by the first row of the case that needs it) ----
+  std::optional<ReferenceSpec> reference;
+  if (!spec.reference.empty()) reference = ParseReferenceSpec(spec.reference);
+  std::vector<std::once_flag> reference_once(reference ? n_cases : 0);
+  std::vector<nlohmann::json> reference_run(reference ? n_cases : 0);
+  auto reference_of = [&](size_t c) -> const nlohmann::json& {
+    std::call_once(reference_once[c], [&] {
+      RunRequest request;
+      request.scenario = ReferenceScenario(cases[c], *reference);
+      request.integrators = {reference->integrator};
+      try {
+        reference_run[c] = RunScenario(request)["runs"][0];
+      } catch (const StepFailure&) {
+        reference_run[c] = nlohmann::json::object();  // no reference: error cells stay empty
+      }
+    });
+    return reference_run[c];
+  };
 
   // ---- compute ----
   std::atomic<size_t> next{0}, done{result.rows_resumed};
@@ -319,7 +421,18 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
         for (const auto& v : case_values[c]) cells.push_back(v);
         cells.push_back(integrators[i]);
         cells.push_back(status);
-        for (size_t col = cells.size() + 1; col < columns.size(); ++col) cells.push_back(Cell(run, columns[col]));
+        if (!run.contains("wall_time_s"))  // a failed run: the time until it failed
+          run["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        for (size_t col = cells.size() + 1; col < columns.size(); ++col) {
+          const std::string& name = columns[col];
+          if (reference && (name == "restitution_error" || name == "contact_duration_error" ||
+                            name == "max_overlap_error")) {
+            const std::string key = name.substr(0, name.size() - 6);  // strip "_error"
+            cells.push_back(status == "ok" ? ReferenceError(run, reference_of(c), key, key != "restitution") : "");
+          } else {
+            cells.push_back(Cell(run, name));
+          }
+        }
         table.PutCells(order[r], std::move(cells));
         const size_t d = ++done;
         if (options.progress) {

@@ -1,21 +1,25 @@
 // Parallel, resumable, interruptible parameter sweep over a scenario (`impactlab sweep`, docs/sweeps.md).
 //
-// Cases are the cartesian product of the axes ("key=v1,v2,..." or "key=start:stop:count", the first axis
-// varying slowest); every case is the base scenario plus one `key=value` override per axis (parsed exactly
+// Cases are the cartesian product of the axes ("key=v1,v2,...", "key=start:stop:count" or
+// "key=log:start:stop:count", the first axis varying slowest); every case is the base scenario plus one `key=value` override per axis (parsed exactly
 // like --set), run once per integrator through RunScenario (no time-series files). One result row per
 // case x integrator: row index r = case * n_integrators + integrator.
 //
 // Nothing lost: with an output directory, every finished row is stored at once in DIR/sweep.csv, rewritten
 // atomically (io/resumable_table.h), rows always in row order whatever the completion order, numbers in
-// shortest round-trip form. Rerunning the same sweep skips the rows present (resume); a file written by a
-// different sweep (fingerprint of model, base parameters, axes, integrators and metric columns) is refused.
+// shortest round-trip form. The CSV is plain (header line, then rows: pandas.read_csv and
+// numpy.genfromtxt(names=True, delimiter=",") read it with no options); what it is lives in the sidecar
+// DIR/sweep.meta.json, written before the first row (format, fingerprint, rows, spec, columns with units).
+// Rerunning the same sweep skips the rows present (resume); a file written by a different sweep
+// (fingerprint of model, base parameters, axes, integrators, reference and columns) is refused.
 // The output directory is checked for writability before any case runs. On StopRequested()
 // (core/interrupt.h) the workers finish the case they are computing, start no new one, and RunSweep returns
 // with `interrupted` set.
 //
 // Determinism: cases are independent (each worker builds its own model and integrator from the registries,
-// whose construction is a thread-safe function-local static), nothing depends on timing except wall_time_s,
-// which is not a column, so DIR/sweep.csv is byte-identical for any thread count and run to run.
+// whose construction is a thread-safe function-local static), nothing depends on timing except the last
+// column wall_time_s, so DIR/sweep.csv without that column is byte-identical for any thread count and run
+// to run.
 #pragma once
 
 #include <functional>
@@ -33,8 +37,9 @@ struct SweepAxis {
   std::vector<std::string> values;
 };
 
-/// Parses "key=v1,v2,..." (each value as for --set) or "key=start:stop:count" (count >= 2 values equally
-/// spaced from start to stop, both included; count = 1 gives start). InvalidParameter on malformed text.
+/// Parses "key=v1,v2,..." (each value as for --set), "key=start:stop:count" (count values equally spaced
+/// from start to stop, both included; count = 1 gives start) or "key=log:start:stop:count" (geometric
+/// spacing, start, stop > 0). InvalidParameter on malformed text.
 SweepAxis ParseSweepAxis(const std::string& text);
 
 struct SweepSpec {
@@ -42,6 +47,10 @@ struct SweepSpec {
   std::vector<SweepAxis> axes;           ///< at least one
   std::vector<std::string> integrators;  ///< empty: the scenario's list, else velocity_verlet
   std::vector<std::string> metrics;      ///< extra summary keys stored as columns (after the default ones)
+  /// Named reference (convergence/reference_spec.h, e.g. "cvode_bdf:cvode_rtol=1e-12"); non-empty adds the
+  /// columns restitution_error (absolute), contact_duration_error and max_overlap_error (relative), each
+  /// against the reference run of the same case.
+  std::string reference;
 };
 
 struct SweepOptions {
@@ -65,7 +74,9 @@ struct SweepResult {
 
 /// Default metric columns (RunScenario summary keys).
 const std::vector<std::string>& DefaultSweepMetrics();
-/// Column names of the results table: row, case, <axis keys>, integrator, status, <metrics>.
+/// Column names of the results table: row, case, <axis keys>, integrator, status, <default metrics>,
+/// <--metric keys>, [<reference error columns>], wall_time_s (always last: the only column that depends on
+/// timing).
 std::vector<std::string> SweepColumns(const SweepSpec& spec);
 /// Number of rows = product of axis sizes x number of integrators.
 size_t SweepRowCount(const SweepSpec& spec);

@@ -1,0 +1,314 @@
+#include "convergence/error_ladder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "convergence/exact_convergence.h"
+#include "convergence/order_fit.h"
+#include "convergence/reference_spec.h"
+#include "core/errors.h"
+#include "io/resumable_table.h"
+#include "observe/energy_ledger.h"
+#include "registry/registries.h"
+#include "run/scenario_runner.h"
+
+namespace impactlab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct ToleranceInfo {
+  std::string rtol_key, atol_key;
+  double rtol_default, atol_default;
+};
+
+std::optional<ToleranceInfo> FindToleranceInfo(const std::string& integrator) {
+  // Keys and defaults of validation/registry/registries.cpp (OdeintRungeKutta::Options, CvodeBdf::Options).
+  if (integrator == "dopri5" || integrator == "rkf78") return ToleranceInfo{"rk_rtol", "rk_atol", 1e-10, 1e-12};
+  if (integrator == "cvode_bdf") return ToleranceInfo{"cvode_rtol", "cvode_atol", 1e-10, 1e-14};
+  return std::nullopt;
+}
+
+std::string Num(double x) { return FormatShortest(x); }
+
+void Set(Scenario& sc, const std::string& key, double value) { ApplyOverride(sc, key + "=" + Num(value)); }
+
+double ValueOr(const Scenario& sc, const std::string& key, double fallback) {
+  const auto& v = sc.parameters.values();
+  const auto it = v.find(key);
+  if (it == v.end()) return fallback;
+  if (const auto* d = std::get_if<double>(&it->second)) return *d;
+  return fallback;
+}
+
+struct OneRun {
+  nlohmann::json summary;
+  Eigen::VectorXd q0, v0, q, v;
+  double wall_time_s = 0.0;
+  long steps = 0, rhs_evaluations = 0;
+  std::string failure;
+  bool unstable = false, above_stability = false;
+};
+
+OneRun RunOne(const Scenario& sc, const std::string& integrator) {
+  RunRequest req;
+  req.scenario = sc;
+  req.integrators = {integrator};
+  PreparedRun pr = PrepareScenarioRun(req);
+  const MechanicalSystem& system = *pr.model.system;
+  Integrator& integ = *pr.integrators.front();
+  const MechanicalState s0 = system.InitialState();
+  EnergyLedger ledger;
+  const SimulationRecord rec = Simulate(system, integ, s0, pr.options, {&ledger});
+  OneRun r;
+  pr.model.summarize(RunOutcome{rec, ledger}, r.summary);
+  r.q0 = s0.q;
+  r.v0 = s0.v;
+  r.q = rec.final_state.q;
+  r.v = rec.final_state.v;
+  r.wall_time_s = rec.wall_time_s;
+  r.steps = rec.steps;
+  r.rhs_evaluations = rec.statistics.rhs_evaluations;
+  r.failure = rec.failure;
+  const double e0 = ledger.initial_energy(), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
+  r.unstable = (system.TotalEnergy(rec.final_state) - e0) / scale > kUnstableGrowth;
+  if (r.summary.contains("restitution") && r.summary["restitution"].is_number())
+    r.unstable = r.unstable || r.summary["restitution"].get<double>() > 1.0 + kUnstableGrowth;
+  if (const auto crit = system.CriticalTimeStep(s0))
+    r.above_stability = IsConditionallyStable(integ.traits()) && pr.options.dt > *crit;
+  return r;
+}
+
+double MetricError(const std::string& metric, const OneRun& a, const OneRun& ref) {
+  if (!a.failure.empty() || !ref.failure.empty()) return kNaN;
+  if (metric == "final_state") {
+    if (a.q.size() != ref.q.size() || a.v.size() != ref.v.size() || ref.q.size() == 0) return kNaN;
+    const double Q = std::max({ref.q.lpNorm<Eigen::Infinity>(), ref.q0.lpNorm<Eigen::Infinity>(), 1e-300});
+    const double V = std::max({ref.v.lpNorm<Eigen::Infinity>(), ref.v0.lpNorm<Eigen::Infinity>(), 1e-300});
+    return std::max((a.q - ref.q).lpNorm<Eigen::Infinity>() / Q, (a.v - ref.v).lpNorm<Eigen::Infinity>() / V);
+  }
+  if (!a.summary.contains(metric) || !ref.summary.contains(metric) || !a.summary[metric].is_number() ||
+      !ref.summary[metric].is_number())
+    return kNaN;
+  const double x = a.summary[metric].get<double>(), xr = ref.summary[metric].get<double>();
+  if (metric == "restitution") return std::abs(x - xr);
+  if (!(std::abs(xr) > 0.0)) return kNaN;
+  return std::abs(x - xr) / std::abs(xr);
+}
+
+Scenario Base(const Scenario& scenario) {
+  Scenario sc = scenario;
+  Set(sc, "stop_after_separation", 0.0);  // every run ends at t_end: final states are comparable
+  return sc;
+}
+
+std::string DefaultReference(const Scenario& sc, const LadderOptions& o) {
+  try {
+    const ModelInstance m = ModelRegistry().Get(sc.model).make(sc.parameters);
+    (void)MakeExactReference(*m.system);
+    return "exact";
+  } catch (const InvalidParameter&) {
+  }
+  double dt_min = ValueOr(sc, "dt", 1e-3);
+  for (double d : o.dts) dt_min = std::min(dt_min, d);
+  return "rk4:dt=" + Num(dt_min / 8.0);
+}
+
+std::vector<double> SortedDescending(std::vector<double> x) {
+  std::sort(x.begin(), x.end(), std::greater<>());
+  return x;
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> ToleranceKeys(const std::string& integrator) {
+  const auto info = FindToleranceInfo(integrator);
+  if (!info)
+    throw InvalidParameter("--integrator", "\"" + integrator + "\"",
+                           "an adaptive integrator with a tolerance ladder: dopri5, rkf78, cvode_bdf");
+  return {info->rtol_key, info->atol_key};
+}
+
+void CheckErrorLadder(const Scenario& scenario, const LadderOptions& o) {
+  if (o.integrators.empty()) throw InvalidParameter("--integrator", "(none)", "at least one integrator");
+  if (o.repeats < 1 || o.repeats > 1000) throw InvalidParameter("--repeats", o.repeats, "an integer in [1, 1000]");
+  bool any_fixed = false, any_adaptive = false;
+  const Scenario sc = Base(scenario);
+  for (const auto& n : o.integrators) {
+    const auto traits = IntegratorRegistry().Get(n).make(sc.parameters)->traits();
+    if (traits.adaptive) {
+      (void)ToleranceKeys(n);
+      any_adaptive = true;
+    } else {
+      any_fixed = true;
+    }
+  }
+  for (double d : o.dts)
+    if (!(d > 0.0 && std::isfinite(d))) throw InvalidParameter("dt ladder", d, "> 0 and finite [s]");
+  for (double t : o.tolerances)
+    if (!(t > 0.0 && t < 1.0)) throw InvalidParameter("tolerance ladder", t, "in (0, 1)");
+  if (any_fixed && o.dts.size() < 3) throw InvalidParameter("--levels", static_cast<double>(o.dts.size()), ">= 3 steps for a fixed-step scheme");
+  if (any_adaptive && o.tolerances.size() < 3)
+    throw InvalidParameter("--levels", static_cast<double>(o.tolerances.size()), ">= 3 tolerances for an adaptive scheme");
+  for (const auto& m : o.metrics)
+    if (m.empty()) throw InvalidParameter("--metric", "\"\"", "final_state or a numeric key of the run summary");
+  // The scenario itself (every key known) and the reference.
+  RunRequest req;
+  req.scenario = sc;
+  req.integrators = o.integrators;
+  (void)PrepareScenarioRun(req);
+  const ReferenceSpec ref = ParseReferenceSpec(o.reference.empty() ? DefaultReference(sc, o) : o.reference);
+  RunRequest rr;
+  rr.scenario = ReferenceScenario(sc, ref);
+  rr.integrators = {ref.integrator};
+  (void)PrepareScenarioRun(rr);
+}
+
+nlohmann::json RunErrorLadder(const Scenario& scenario, const LadderOptions& o) {
+  CheckErrorLadder(scenario, o);
+  const Scenario sc = Base(scenario);
+  const std::string ref_text = o.reference.empty() ? DefaultReference(sc, o) : o.reference;
+  const ReferenceSpec ref_spec = ParseReferenceSpec(ref_text);
+  const Scenario ref_sc = ReferenceScenario(sc, ref_spec);
+  const auto ref_traits = IntegratorRegistry().Get(ref_spec.integrator).make(ref_sc.parameters)->traits();
+
+  // ---- reference, Richardson-checked ----
+  if (o.progress) o.progress("reference " + ref_text + " ...");
+  OneRun ref = RunOne(ref_sc, ref_spec.integrator);
+  if (!ref.failure.empty()) throw StepFailure("reference " + ref_text + " did not reach t_end: " + ref.failure);
+  std::optional<OneRun> coarse;  // the Richardson partner (ref is the finer run)
+  double richardson_divisor = 1.0;
+  std::string richardson;
+  if (ref_spec.integrator == "exact") {
+    richardson = "exact solution (round-off only)";
+  } else if (ref_traits.adaptive) {
+    const auto info = FindToleranceInfo(ref_spec.integrator);
+    if (info) {
+      Scenario finer = ref_sc;
+      Set(finer, info->rtol_key, ValueOr(ref_sc, info->rtol_key, info->rtol_default) / 100.0);
+      Set(finer, info->atol_key, ValueOr(ref_sc, info->atol_key, info->atol_default) / 100.0);
+      coarse = std::move(ref);
+      ref = RunOne(finer, ref_spec.integrator);
+      richardson = "rerun at tolerances / 100; error estimate = |R(tol) - R(tol/100)|";
+    }
+  } else {
+    Scenario finer = ref_sc;
+    Set(finer, "dt", ValueOr(ref_sc, "dt", 0.0) / 2.0);
+    coarse = std::move(ref);
+    ref = RunOne(finer, ref_spec.integrator);
+    const int p = std::max(1, ref_traits.order);
+    richardson_divisor = std::pow(2.0, p) - 1.0;
+    richardson = "rerun at dt / 2; error estimate = |R(h) - R(h/2)| / (2^p - 1), p = " + std::to_string(p);
+  }
+  if (!ref.failure.empty()) throw StepFailure("reference " + ref_text + " did not reach t_end: " + ref.failure);
+
+  std::vector<std::string> metrics = o.metrics;
+  if (metrics.empty()) {
+    metrics.push_back("final_state");
+    for (const char* k : {"restitution", "max_overlap", "contact_duration"})
+      if (ref.summary.contains(k) && ref.summary[k].is_number()) metrics.push_back(k);
+  }
+  nlohmann::json j;
+  j["scenario"] = scenario.path;
+  j["model"] = scenario.model;
+  j["t_end"] = ValueOr(sc, "t_end", kNaN);
+  j["metrics"] = metrics;
+  j["repeats"] = o.repeats;
+  std::map<std::string, double> floor;
+  nlohmann::json est = nlohmann::json::object();
+  for (const auto& m : metrics) {
+    const double e = coarse ? MetricError(m, *coarse, ref) / richardson_divisor : 0.0;
+    est[m] = std::isfinite(e) ? nlohmann::json(e) : nlohmann::json(nullptr);
+    floor[m] = std::max(kLadderRoundOffFloor, std::isfinite(e) ? kLadderReferenceMargin * e : 0.0);
+    if (!ref.summary.contains(m) && m != "final_state")
+      throw InvalidParameter("--metric", "\"" + m + "\"",
+                             "final_state or a numeric key of the run summary of model \"" + scenario.model + "\"");
+  }
+  j["reference"] = {{"name", ref_text}, {"integrator", ref_spec.integrator}, {"richardson_check", richardson},
+                    {"error_estimate", est}, {"wall_time_s", ref.wall_time_s}, {"steps", ref.steps}};
+  j["floor"] = floor;
+
+  // ---- ladders ----
+  j["series"] = nlohmann::json::array();
+  for (const auto& name : o.integrators) {
+    const auto traits = IntegratorRegistry().Get(name).make(sc.parameters)->traits();
+    nlohmann::json s;
+    s["integrator"] = name;
+    s["adaptive"] = traits.adaptive;
+    s["ladder"] = traits.adaptive ? "tolerance" : "dt";
+    s["declared_order"] = traits.order;
+    s["points"] = nlohmann::json::array();
+    const std::vector<double> xs = SortedDescending(traits.adaptive ? o.tolerances : o.dts);
+    std::map<std::string, std::vector<double>> errs;
+    std::map<std::string, std::vector<bool>> use;
+    for (double x : xs) {
+      Scenario run_sc = sc;
+      if (traits.adaptive) {
+        const auto info = *FindToleranceInfo(name);
+        const double ratio = sc.parameters.Has(info.rtol_key) && sc.parameters.Has(info.atol_key)
+                                 ? ValueOr(sc, info.atol_key, 0.0) / ValueOr(sc, info.rtol_key, 1.0)
+                                 : info.atol_default / info.rtol_default;
+        Set(run_sc, info.rtol_key, x);
+        Set(run_sc, info.atol_key, x * ratio);
+      } else {
+        Set(run_sc, "dt", x);
+      }
+      std::vector<OneRun> runs;
+      for (int k = 0; k < o.repeats; ++k) runs.push_back(RunOne(run_sc, name));
+      std::vector<double> walls;
+      for (const auto& r : runs) walls.push_back(r.wall_time_s);
+      std::sort(walls.begin(), walls.end());
+      const size_t n = walls.size();
+      const double median = n % 2 ? walls[n / 2] : 0.5 * (walls[n / 2 - 1] + walls[n / 2]);
+      const OneRun& r = runs.front();
+      const std::string status = !r.failure.empty() ? "failed" : r.unstable ? "unstable" : "ok";
+      nlohmann::json pt;
+      pt["x"] = x;
+      pt["wall_time_s"] = median;
+      pt["wall_time_min_s"] = walls.front();
+      pt["wall_time_max_s"] = walls.back();
+      pt["steps"] = r.steps;
+      pt["rhs_evaluations"] = r.rhs_evaluations;
+      pt["above_stability"] = r.above_stability;
+      pt["status"] = status;
+      if (!r.failure.empty()) pt["failure"] = r.failure;
+      pt["errors"] = nlohmann::json::object();
+      pt["excluded"] = nlohmann::json::object();
+      for (const auto& m : metrics) {
+        const double e = MetricError(m, r, ref);
+        std::string why;
+        if (status != "ok") why = status;
+        else if (r.above_stability) why = "above_stability";
+        else if (!std::isfinite(e)) why = "undefined";
+        else if (e < floor[m]) why = "at_floor";
+        pt["errors"][m] = std::isfinite(e) ? nlohmann::json(e) : nlohmann::json(nullptr);
+        pt["excluded"][m] = why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why);
+        errs[m].push_back(e);
+        use[m].push_back(why.empty());
+      }
+      if (o.progress) {
+        std::ostringstream os;
+        os << name << " " << (traits.adaptive ? "tol" : "dt") << " = " << Num(x) << ": " << status;
+        for (const auto& m : metrics) os << ", " << m << " " << pt["errors"][m].dump();
+        os << ", " << median << " s";
+        o.progress(os.str());
+      }
+      s["points"].push_back(pt);
+    }
+    s["fit"] = nlohmann::json::object();
+    for (const auto& m : metrics) {
+      const auto f = FitOrder(xs, errs[m], use[m]);
+      s["fit"][m] = f ? nlohmann::json{{"order", f->order}, {"standard_error", f->standard_error},
+                                       {"ci95", {f->ci95_low, f->ci95_high}}, {"points", f->points}}
+                      : nlohmann::json(nullptr);
+    }
+    j["series"].push_back(s);
+  }
+  return j;
+}
+
+}  // namespace impactlab
