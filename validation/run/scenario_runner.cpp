@@ -173,8 +173,7 @@ nlohmann::json RunScenario(const RunRequest& request) {
       run["stopped_at"] = record.final_state.t;
       run["stop_reason"] = record.failure;
       if (first_failure.empty()) {
-        first_failure = "'" + integrator->name() + "' stopped at t = " + InvalidParameter::FormatNumber(record.final_state.t) +
-                        " s of t_end = " + InvalidParameter::FormatNumber(options.t_end) + " s: " + record.failure;
+        first_failure = "'" + integrator->name() + "' stopped: " + record.failure;
         if (!request.out_dir.empty())
           first_failure += "; results up to that time written to " +
                            (std::filesystem::path(request.out_dir) / (integrator->name() + ".csv")).string() +

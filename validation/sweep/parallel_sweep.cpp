@@ -359,9 +359,14 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
                 " (the scenario parameters, --set, --vary, --integrator, --metric or --reference differ; the stored "
                 "sweep is described in sweep.meta.json). Use another --out or delete the file; it was left untouched");
     }
-    WriteFileAtomically(meta_path, meta.dump(2) + "\n");
   }
   ResumableTable table(csv_path, columns, topt);  // strict: a different sweep's file is refused, untouched
+  // The sidecar is written with the first stored row (a sweep that fails before any row leaves nothing).
+  std::once_flag meta_once;
+  auto store = [&](const std::string& key, std::vector<std::string> cells) {
+    if (!meta_path.empty()) std::call_once(meta_once, [&] { WriteFileAtomically(meta_path, meta.dump(2) + "\n"); });
+    table.PutCells(key, std::move(cells));
+  };
 
   std::vector<size_t> todo;
   for (size_t r = 0; r < n_rows; ++r)
@@ -433,7 +438,7 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
             cells.push_back(Cell(run, name));
           }
         }
-        table.PutCells(order[r], std::move(cells));
+        store(order[r], std::move(cells));
         const size_t d = ++done;
         if (options.progress) {
           const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -9,7 +9,8 @@
 // atomically (io/resumable_table.h), rows always in row order whatever the completion order, numbers in
 // shortest round-trip form. The CSV is plain (header line, then rows: pandas.read_csv and
 // numpy.genfromtxt(names=True, delimiter=",") read it with no options); what it is lives in the sidecar
-// DIR/sweep.meta.json, written before the first row (format, fingerprint, rows, spec, columns with units).
+// DIR/sweep.meta.json, written with the first stored row (format, fingerprint, rows, spec, columns with
+// units).
 // Rerunning the same sweep skips the rows present (resume); a file written by a different sweep
 // (fingerprint of model, base parameters, axes, integrators, reference and columns) is refused.
 // The output directory is checked for writability before any case runs. On StopRequested()
