@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 
 #include "support/run_impactlab.h"
 
@@ -103,4 +104,128 @@ print("OK", len(df), "rows")
   CAPTURE(out);
   CHECK(rc == 0);
   CHECK(out.find("OK 12 rows") != std::string::npos);
+}
+
+namespace {
+/// stdout only (progress lines go to stderr), parsed as JSON.
+nlohmann::json RunJson(const std::string& args, int& status) {
+  const fs::path err = Scratch("stderr_" + std::to_string(std::hash<std::string>{}(args))) ;
+  fs::create_directories(err.parent_path());
+  std::string out;
+  FILE* pipe = popen((std::string(IMPACTLAB_BINARY) + " " + args + " 2>'" + err.string() + "'").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int rc = pclose(pipe);
+  status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  INFO(ReadFile(err));
+  REQUIRE(status == 0);
+  return nlohmann::json::parse(out);
+}
+
+const nlohmann::json& Series(const nlohmann::json& j, const std::string& integrator) {
+  for (const auto& s : j["series"])
+    if (s["integrator"] == integrator) return s;
+  FAIL("no series " << integrator);
+  return j;
+}
+}  // namespace
+
+TEST_CASE("converge against the exact solution: fitted orders with uncertainty, adaptive schemes vs tolerance") {
+  // Undamped Hertz oscillator, m = k = v0 = 1 (t_c = 3.2 s): documented orders (docs/convergence.md,
+  // docs/exact-solution.md §5): velocity Verlet 2, rk4 p + 1 = 2.5 in delta_max (the Hertz force's (p+1)-th
+  // derivative is singular at onset), the exact stepper at round-off (no order).
+  int status = 0;
+  const nlohmann::json j =
+      RunJson("converge " + kScenarios + "hertz_unit_exact.toml --integrator velocity_verlet --integrator rk4 "
+              "--integrator dopri5 --integrator exact --dt-max 0.04 --dt-min 0.0025 --levels 5 --json",
+              status);
+  CHECK(j["reference"]["name"] == "exact");
+  const auto vv = Fit(j, "velocity_verlet", "max_overlap");
+  REQUIRE(vv.is_object());
+  CHECK(vv["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));  // ±0.15
+  CHECK(vv["standard_error"].get<double>() > 0.0);
+  CHECK(vv["ci95"][0].get<double>() < vv["order"].get<double>());
+  CHECK(vv["ci95"][1].get<double>() > vv["order"].get<double>());
+  CHECK(vv["points"] == 5);
+  CHECK(Fit(j, "velocity_verlet", "final_state")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
+  CHECK(Fit(j, "velocity_verlet", "contact_duration")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
+  CHECK(Fit(j, "rk4", "max_overlap")["order"].get<double>() == doctest::Approx(2.5).epsilon(0.06));  // ±0.15
+  // adaptive: a tolerance ladder, never a dt order
+  const auto& dopri = Series(j, "dopri5");
+  CHECK(dopri["adaptive"] == true);
+  CHECK(dopri["ladder"] == "tolerance");
+  CHECK(dopri["points"][0]["x"].get<double>() == doctest::Approx(1e-4));
+  CHECK(dopri["points"][4]["x"].get<double>() == doctest::Approx(1e-10));
+  CHECK(Series(j, "velocity_verlet")["ladder"] == "dt");
+  // the exact stepper sits at round-off: every point left out, no order
+  for (const auto& p : Series(j, "exact")["points"]) {
+    CHECK(p["excluded"]["final_state"] == "at_floor");
+    CHECK(p["errors"]["final_state"].get<double>() < 1e-12);
+  }
+  CHECK(Fit(j, "exact", "final_state").is_null());
+}
+
+TEST_CASE("converge marks a step above the stability estimate and leaves it out of the fit") {
+  // hertz_unit_exact: dt_crit = 1.597 s (impactlab dtcrit); the ladder 2 ... 0.005 s starts above it.
+  int status = 0;
+  const nlohmann::json j = RunJson("converge " + kScenarios + "hertz_unit_exact.toml --integrator velocity_verlet "
+                                   "--dt-max 2 --dt-min 0.005 --levels 6 --metric max_overlap --json",
+                                   status);
+  const auto& pts = Series(j, "velocity_verlet")["points"];
+  REQUIRE(pts.size() == 6);
+  CHECK(pts[0]["above_stability"] == true);
+  CHECK(pts[0]["excluded"]["max_overlap"] == "above_stability");
+  for (size_t i = 1; i < 6; ++i) CHECK(pts[i]["above_stability"] == false);
+  const auto fit = Fit(j, "velocity_verlet", "max_overlap");
+  REQUIRE(fit.is_object());
+  CHECK(fit["points"] == 5);
+}
+
+TEST_CASE("converge on a model without an exact solution: named Richardson-checked reference, Verlet and Simo-Tarnow at order 2") {
+  // A 20-bead Hertz chain (Newton's cradle), 2e-4 s: the default reference rk4 at dt_min/8, rerun at half
+  // its step.
+  int status = 0;
+  const nlohmann::json j =
+      RunJson("converge " + kScenarios + "hertz_chain.toml --set num_beads=20 --set t_end=2e-4 --integrator "
+              "velocity_verlet --integrator simo_tarnow --json",
+              status);
+  CHECK(j["reference"]["name"] == "rk4:dt=7.8125e-09");
+  CHECK(j["reference"]["richardson_check"].get<std::string>().find("rerun at dt / 2") != std::string::npos);
+  CHECK(j["reference"]["error_estimate"]["final_state"].get<double>() < 1e-9);
+  CHECK(Fit(j, "velocity_verlet", "final_state")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
+  CHECK(Fit(j, "simo_tarnow", "final_state")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
+}
+
+TEST_CASE("workprecision on the Hertz chain: JSON, CSV and PNG - monotone error in dt, positive wall times, reference named") {
+  const fs::path dir = Scratch("wp");
+  int status = 0;
+  const nlohmann::json j =
+      RunJson("workprecision " + kScenarios + "hertz_chain.toml --set num_beads=10 --set t_end=1e-4 --integrator "
+              "velocity_verlet --integrator rk4 --integrator dopri5 --integrator cvode_bdf --integrator simo_tarnow "
+              "--levels 4 --repeats 3 --json --out " + dir.string(),
+              status);
+  CHECK(j["reference"]["name"].get<std::string>().rfind("rk4:dt=", 0) == 0);
+  CHECK(j["repeats"] == 3);
+  REQUIRE(j["series"].size() == 5);
+  for (const auto& s : j["series"]) {
+    CAPTURE(s["integrator"]);
+    REQUIRE(s["points"].size() == 4);
+    for (const auto& p : s["points"]) {
+      CHECK(p["wall_time_s"].get<double>() > 0.0);
+      CHECK(p["wall_time_min_s"].get<double>() <= p["wall_time_s"].get<double>());
+      CHECK(p["wall_time_max_s"].get<double>() >= p["wall_time_s"].get<double>());
+      CHECK(p["status"] == "ok");
+    }
+    const auto& pts = s["points"];
+    if (s["integrator"] == "velocity_verlet" || s["integrator"] == "simo_tarnow") {
+      for (size_t i = 1; i < pts.size(); ++i)  // dt halves: the error falls at every level
+        CHECK(pts[i]["errors"]["final_state"].get<double>() < pts[i - 1]["errors"]["final_state"].get<double>());
+    } else {  // rk4 (Hertz onset: erratic), adaptive schemes: finest below coarsest
+      CHECK(pts[3]["errors"]["final_state"].get<double>() < pts[0]["errors"]["final_state"].get<double>());
+    }
+  }
+  CHECK(fs::file_size(dir / "workprecision.csv") > 0);
+  CHECK(fs::file_size(dir / "workprecision_final_state.png") > 10000);
+  CHECK(nlohmann::json::parse(ReadFile(dir / "workprecision.json"))["reference"] == j["reference"]);
 }

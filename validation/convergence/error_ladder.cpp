@@ -291,8 +291,8 @@ nlohmann::json RunErrorLadder(const Scenario& scenario, const LadderOptions& o) 
       for (const auto& m : metrics) {
         const double e = MetricError(m, r, ref);
         std::string why;
-        if (status != "ok") why = status;
-        else if (r.above_stability) why = "above_stability";
+        if (r.above_stability) why = "above_stability";  // the cause, when the run also went unstable
+        else if (status != "ok") why = status;
         else if (!std::isfinite(e)) why = "undefined";
         else if (e < floor[m]) why = "at_floor";
         pt["errors"][m] = std::isfinite(e) ? nlohmann::json(e) : nlohmann::json(nullptr);

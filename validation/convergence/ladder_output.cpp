@@ -53,6 +53,10 @@ std::string FormatLadderTable(const nlohmann::json& ladder, const std::string& k
   std::ostringstream os;
   os << "reference: " << ladder["reference"]["name"].get<std::string>() << " ("
      << ladder["reference"]["richardson_check"].get<std::string>() << ")\n";
+  os << "reference error estimate:";
+  for (const auto& [metric, value] : ladder["reference"]["error_estimate"].items())
+    os << " " << metric << " " << (value.is_null() ? std::string("n/a") : FormatShortest(value.get<double>()));
+  os << " (points below 10x this, or below 1e-12, are at the floor)\n";
   os << "| integrator | ladder | metric | " << (kind == "workprecision" ? "slope" : "order")
      << " ± SE | 95 % interval | points fitted | left out |\n|---|---|---|---|---|---|---|\n";
   for (const auto& s : ladder["series"]) {
