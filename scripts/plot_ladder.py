@@ -76,7 +76,7 @@ def main():
                 fit = s["fit"].get(metric)
                 label = s["integrator"]
                 if fit:
-                    word = "slope" if (s["adaptive"] or kind == "workprecision") else "order"
+                    word = "slope vs tol" if s["adaptive"] else "order in dt"
                     label += f" ({word} {fit['order']:.2f} ± {fit['standard_error']:.2f})"
                 ax.plot(xs, ys, color=colour, ls=line, lw=1.2, label=label, zorder=2)
                 used = [(x, y) for x, y, p in zip(xs, ys, pts) if p["excluded"].get(metric) is None]
