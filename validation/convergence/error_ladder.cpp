@@ -50,6 +50,7 @@ struct OneRun {
   Eigen::VectorXd q0, v0, q, v;
   double wall_time_s = 0.0;
   long steps = 0, rhs_evaluations = 0;
+  double energy_initial = 0.0, energy_final = 0.0;  ///< E = T + V [J]
   std::string failure;
   bool unstable = false, above_stability = false;
 };
@@ -75,7 +76,9 @@ OneRun RunOne(const Scenario& sc, const std::string& integrator) {
   r.rhs_evaluations = rec.statistics.rhs_evaluations;
   r.failure = rec.failure;
   const double e0 = ledger.initial_energy(), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
-  r.unstable = (system.TotalEnergy(rec.final_state) - e0) / scale > kUnstableGrowth;
+  r.energy_initial = e0;
+  r.energy_final = system.TotalEnergy(rec.final_state);
+  r.unstable = (r.energy_final - e0) / scale > kUnstableGrowth;
   if (r.summary.contains("restitution") && r.summary["restitution"].is_number())
     r.unstable = r.unstable || r.summary["restitution"].get<double>() > 1.0 + kUnstableGrowth;
   if (const auto crit = system.CriticalTimeStep(s0))
@@ -90,6 +93,10 @@ double MetricError(const std::string& metric, const OneRun& a, const OneRun& ref
     const double Q = std::max({ref.q.lpNorm<Eigen::Infinity>(), ref.q0.lpNorm<Eigen::Infinity>(), 1e-300});
     const double V = std::max({ref.v.lpNorm<Eigen::Infinity>(), ref.v0.lpNorm<Eigen::Infinity>(), 1e-300});
     return std::max((a.q - ref.q).lpNorm<Eigen::Infinity>() / Q, (a.v - ref.v).lpNorm<Eigen::Infinity>() / V);
+  }
+  if (metric == "energy") {
+    const double scale = std::abs(ref.energy_initial) > 0.0 ? std::abs(ref.energy_initial) : 1.0;
+    return std::abs(a.energy_final - ref.energy_final) / scale;
   }
   if (!a.summary.contains(metric) || !ref.summary.contains(metric) || !a.summary[metric].is_number() ||
       !ref.summary[metric].is_number())
@@ -155,7 +162,7 @@ void CheckErrorLadder(const Scenario& scenario, const LadderOptions& o) {
   if (any_adaptive && o.tolerances.size() < 3)
     throw InvalidParameter("--levels", static_cast<double>(o.tolerances.size()), ">= 3 tolerances for an adaptive scheme");
   for (const auto& m : o.metrics)
-    if (m.empty()) throw InvalidParameter("--metric", "\"\"", "final_state or a numeric key of the run summary");
+    if (m.empty()) throw InvalidParameter("--metric", "\"\"", "final_state, energy or a numeric key of the run summary");
   // The scenario itself (every key known), and one trial step of each integrator: a scheme that cannot
   // handle the model (e.g. a conserving scheme needing ConstantMassSystem) says so now, not after the
   // reference and the other ladders have run.
@@ -234,9 +241,9 @@ nlohmann::json RunErrorLadder(const Scenario& scenario, const LadderOptions& o) 
     const double e = coarse ? MetricError(m, *coarse, ref) : 0.0;
     est[m] = std::isfinite(e) ? nlohmann::json(e) : nlohmann::json(nullptr);
     floor[m] = std::max(kLadderRoundOffFloor, std::isfinite(e) ? kLadderReferenceMargin * e : 0.0);
-    if (!ref.summary.contains(m) && m != "final_state")
+    if (!ref.summary.contains(m) && m != "final_state" && m != "energy")
       throw InvalidParameter("--metric", "\"" + m + "\"",
-                             "final_state or a numeric key of the run summary of model \"" + scenario.model + "\"");
+                             "final_state, energy or a numeric key of the run summary of model \"" + scenario.model + "\"");
   }
   j["reference"] = {{"name", ref_text}, {"integrator", ref_spec.integrator}, {"richardson_check", richardson},
                     {"error_estimate", est}, {"wall_time_s", ref.wall_time_s}, {"steps", ref.steps}};

@@ -16,6 +16,7 @@
 //
 // Error metrics (relative unless stated):
 //   final_state   max(‖q − q_ref‖∞ / Q, ‖v − v_ref‖∞ / V) at t_end, Q = max(‖q_ref‖∞, ‖q₀‖∞), V likewise
+//   energy        |E(t_end) − E_ref(t_end)| / |E₀|, E = T + V the mechanical energy
 //   <summary key> |x − x_ref| / |x_ref| for any numeric key of the run summary (restitution: absolute), e.g.
 //                 restitution, max_overlap, contact_duration, e_t, beta
 // Points outside the asymptotic range are marked and left out of the fit (convergence/order_fit.h):
