@@ -62,7 +62,8 @@ def main():
             groups = [g for g in groups if g[2]]
         else:
             groups = [("wall", "wall time per run [s] (median; bars: min-max)", series)]
-        fig, axes = plt.subplots(1, len(groups), figsize=(6.4 * len(groups), 4.8), squeeze=False)
+        wide = max(len(g[2]) for g in groups) > 6
+        fig, axes = plt.subplots(1, len(groups), figsize=((9.0 if wide else 6.4) * len(groups), 4.8), squeeze=False)
         for ax, (which, xlabel, group) in zip(axes[0], groups):
             all_x, all_y = [], []
             for s in group:
@@ -78,7 +79,8 @@ def main():
                 if fit:
                     word = "slope vs tol" if s["adaptive"] else "order in dt"
                     label += f" ({word} {fit['order']:.2f} ± {fit['standard_error']:.2f})"
-                ax.plot(xs, ys, color=colour, ls=line, lw=1.2, label=label, zorder=2)
+                ax.plot(xs, ys, color=colour, ls=line, lw=1.2, zorder=2)
+                ax.plot([], [], color=colour, ls=line, lw=1.2, marker=marker, ms=6, label=label)  # legend entry
                 used = [(x, y) for x, y, p in zip(xs, ys, pts) if p["excluded"].get(metric) is None]
                 out = [(x, y) for x, y, p in zip(xs, ys, pts) if p["excluded"].get(metric) is not None]
                 if used:
@@ -103,7 +105,10 @@ def main():
             ax.set_xlabel(xlabel)
             ax.set_ylabel(f"error in {metric} vs {ref}" + (" (absolute)" if metric == "restitution" else " (relative)"))
             ax.grid(True, which="major", color="0.9")
-            ax.legend(fontsize=7, loc="best")
+            if len(group) > 6:  # many lines: the legend beside the axes, not over the data
+                ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+            else:
+                ax.legend(fontsize=7, loc="best")
         title = "convergence" if kind == "convergence" else "work-precision"
         fig.suptitle(f"{title}: {pathlib.Path(data['scenario']).name}, {metric} (hollow: left out of the fit)",
                      fontsize=10)
