@@ -138,7 +138,8 @@ TEST_CASE("converge against the exact solution: fitted orders with uncertainty, 
   int status = 0;
   const nlohmann::json j =
       RunJson("converge " + kScenarios + "hertz_unit_exact.toml --integrator velocity_verlet --integrator rk4 "
-              "--integrator dopri5 --integrator exact --dt-max 0.04 --dt-min 0.0025 --levels 5 --json",
+              "--integrator dopri5 --integrator exact --dt-max 0.04 --dt-min 0.0025 --levels 5 --metric final_state "
+              "--metric max_overlap --metric contact_duration --metric trajectory --json",
               status);
   CHECK(j["reference"]["name"] == "exact");
   const auto vv = Fit(j, "velocity_verlet", "max_overlap");
@@ -150,6 +151,8 @@ TEST_CASE("converge against the exact solution: fitted orders with uncertainty, 
   CHECK(vv["points"] == 5);
   CHECK(Fit(j, "velocity_verlet", "final_state")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
   CHECK(Fit(j, "velocity_verlet", "contact_duration")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
+  // the trajectory at 20 sample times (Hermite interpolant between Verlet's step ends)
+  CHECK(Fit(j, "velocity_verlet", "trajectory")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
   CHECK(Fit(j, "rk4", "max_overlap")["order"].get<double>() == doctest::Approx(2.5).epsilon(0.06));  // ±0.15
   // adaptive: a tolerance ladder, never a dt order
   const auto& dopri = Series(j, "dopri5");

@@ -30,7 +30,7 @@ void AddLadderOptions(CLI::App& sub, LadderArguments& a) {
   sub.add_option("--tol-max", a.tol_max, "largest tolerance of adaptive schemes (default 1e-4)");
   sub.add_option("--levels", a.levels, "log-spaced levels per ladder, >= 3 (default 5)");
   sub.add_option("--metric", a.metrics,
-                 "error metric: final_state, energy or a numeric run-summary key (restitution, max_overlap, "
+                 "error metric: final_state, energy, trajectory or a numeric run-summary key (restitution, max_overlap, "
                  "contact_duration, ...) (repeatable; default final_state and the contact metrics defined)");
   sub.add_option("--reference", a.reference,
                  "reference NAME[:key=value]... (default: exact where the model has it, else rk4:dt=dt_min/8)");

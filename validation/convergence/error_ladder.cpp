@@ -45,9 +45,50 @@ double ValueOr(const Scenario& sc, const std::string& key, double fallback) {
   return fallback;
 }
 
+/// Number of equally spaced sample times t_k = k t_end / n (k = 1..n) of the "trajectory" metric.
+constexpr int kTrajectorySamples = 20;
+
+/// Records the state at the sample times: the integrator's dense output inside the step where it has one,
+/// else the cubic Hermite interpolant of the step end points (integrators/simulation.h, O(h⁴)).
+class TrajectorySampler final : public StepObserver {
+ public:
+  TrajectorySampler(const Integrator& integrator, double t_end) : integrator_(integrator) {
+    for (int k = 1; k <= kTrajectorySamples; ++k) times_.push_back(t_end * k / kTrajectorySamples);
+  }
+  void OnStart(const MechanicalSystem&, const MechanicalState& s) override {
+    previous_ = s;
+    next_ = 0;
+    q_.clear();
+    v_.clear();
+  }
+  void OnStep(const MechanicalSystem& system, const MechanicalState& s) override {
+    while (next_ < times_.size() && times_[next_] <= s.t * (1.0 + 1e-14)) {
+      const double t = times_[next_++];
+      if (t >= s.t) {
+        q_.push_back(s.q);
+        v_.push_back(s.v);
+        continue;
+      }
+      const auto dense = integrator_.Interpolate(system, t);
+      const MechanicalState x = dense ? *dense : HermiteInterpolate(system, previous_, s, t);
+      q_.push_back(x.q);
+      v_.push_back(x.v);
+    }
+    previous_ = s;
+  }
+  std::vector<Eigen::VectorXd> q_, v_;
+
+ private:
+  const Integrator& integrator_;
+  std::vector<double> times_;
+  size_t next_ = 0;
+  MechanicalState previous_;
+};
+
 struct OneRun {
   nlohmann::json summary;
   Eigen::VectorXd q0, v0, q, v;
+  std::vector<Eigen::VectorXd> q_samples, v_samples;  ///< at t_k = k t_end / kTrajectorySamples
   double wall_time_s = 0.0;
   long steps = 0, rhs_evaluations = 0;
   double energy_initial = 0.0, energy_final = 0.0;  ///< E = T + V [J]
@@ -64,8 +105,11 @@ OneRun RunOne(const Scenario& sc, const std::string& integrator) {
   Integrator& integ = *pr.integrators.front();
   const MechanicalState s0 = system.InitialState();
   EnergyLedger ledger;
-  const SimulationRecord rec = Simulate(system, integ, s0, pr.options, {&ledger});
+  TrajectorySampler sampler(integ, pr.options.t_end);
+  const SimulationRecord rec = Simulate(system, integ, s0, pr.options, {&ledger, &sampler});
   OneRun r;
+  r.q_samples = std::move(sampler.q_);
+  r.v_samples = std::move(sampler.v_);
   pr.model.summarize(RunOutcome{rec, ledger}, r.summary);
   r.q0 = s0.q;
   r.v0 = s0.v;
@@ -93,6 +137,23 @@ double MetricError(const std::string& metric, const OneRun& a, const OneRun& ref
     const double Q = std::max({ref.q.lpNorm<Eigen::Infinity>(), ref.q0.lpNorm<Eigen::Infinity>(), 1e-300});
     const double V = std::max({ref.v.lpNorm<Eigen::Infinity>(), ref.v0.lpNorm<Eigen::Infinity>(), 1e-300});
     return std::max((a.q - ref.q).lpNorm<Eigen::Infinity>() / Q, (a.v - ref.v).lpNorm<Eigen::Infinity>() / V);
+  }
+  if (metric == "trajectory") {
+    if (a.q_samples.size() != ref.q_samples.size() || ref.q_samples.empty()) return kNaN;
+    double q_scale = ref.q0.lpNorm<Eigen::Infinity>(), v_scale = ref.v0.lpNorm<Eigen::Infinity>();
+    for (size_t k = 0; k < ref.q_samples.size(); ++k) {
+      q_scale = std::max(q_scale, ref.q_samples[k].lpNorm<Eigen::Infinity>());
+      v_scale = std::max(v_scale, ref.v_samples[k].lpNorm<Eigen::Infinity>());
+    }
+    q_scale = std::max(q_scale, 1e-300);
+    v_scale = std::max(v_scale, 1e-300);
+    double e = 0.0;
+    for (size_t k = 0; k < ref.q_samples.size(); ++k) {
+      if (a.q_samples[k].size() != ref.q_samples[k].size()) return kNaN;
+      e = std::max({e, (a.q_samples[k] - ref.q_samples[k]).lpNorm<Eigen::Infinity>() / q_scale,
+                    (a.v_samples[k] - ref.v_samples[k]).lpNorm<Eigen::Infinity>() / v_scale});
+    }
+    return e;
   }
   if (metric == "energy") {
     const double scale = std::abs(ref.energy_initial) > 0.0 ? std::abs(ref.energy_initial) : 1.0;
@@ -162,7 +223,7 @@ void CheckErrorLadder(const Scenario& scenario, const LadderOptions& o) {
   if (any_adaptive && o.tolerances.size() < 3)
     throw InvalidParameter("--levels", static_cast<double>(o.tolerances.size()), ">= 3 tolerances for an adaptive scheme");
   for (const auto& m : o.metrics)
-    if (m.empty()) throw InvalidParameter("--metric", "\"\"", "final_state, energy or a numeric key of the run summary");
+    if (m.empty()) throw InvalidParameter("--metric", "\"\"", "final_state, energy, trajectory or a numeric key of the run summary");
   // The scenario itself (every key known), and one trial step of each integrator: a scheme that cannot
   // handle the model (e.g. a conserving scheme needing ConstantMassSystem) says so now, not after the
   // reference and the other ladders have run.
@@ -241,9 +302,9 @@ nlohmann::json RunErrorLadder(const Scenario& scenario, const LadderOptions& o) 
     const double e = coarse ? MetricError(m, *coarse, ref) : 0.0;
     est[m] = std::isfinite(e) ? nlohmann::json(e) : nlohmann::json(nullptr);
     floor[m] = std::max(kLadderRoundOffFloor, std::isfinite(e) ? kLadderReferenceMargin * e : 0.0);
-    if (!ref.summary.contains(m) && m != "final_state" && m != "energy")
+    if (!ref.summary.contains(m) && m != "final_state" && m != "energy" && m != "trajectory")
       throw InvalidParameter("--metric", "\"" + m + "\"",
-                             "final_state, energy or a numeric key of the run summary of model \"" + scenario.model + "\"");
+                             "final_state, energy, trajectory or a numeric key of the run summary of model \"" + scenario.model + "\"");
   }
   j["reference"] = {{"name", ref_text}, {"integrator", ref_spec.integrator}, {"richardson_check", richardson},
                     {"error_estimate", est}, {"wall_time_s", ref.wall_time_s}, {"steps", ref.steps}};

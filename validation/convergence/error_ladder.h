@@ -17,6 +17,9 @@
 // Error metrics (relative unless stated):
 //   final_state   max(‖q − q_ref‖∞ / Q, ‖v − v_ref‖∞ / V) at t_end, Q = max(‖q_ref‖∞, ‖q₀‖∞), V likewise
 //   energy        |E(t_end) − E_ref(t_end)| / |E₀|, E = T + V the mechanical energy
+//   trajectory    the final_state norm maximised over 20 sample times t_k = k t_end/20 (scales: the largest
+//                 ‖q_ref‖∞, ‖v_ref‖∞ over the samples), states from the integrator's dense output, else
+//                 the cubic Hermite interpolant of the step end points
 //   <summary key> |x − x_ref| / |x_ref| for any numeric key of the run summary (restitution: absolute), e.g.
 //                 restitution, max_overlap, contact_duration, e_t, beta
 // Points outside the asymptotic range are marked and left out of the fit (convergence/order_fit.h):
