@@ -193,6 +193,12 @@ TEST_CASE("never quiet: an unwritable --out is the same one-line error with exit
     CHECK(Lines(o.out).size() == 1);
     CHECK(o.out.find("filesystem error") == std::string::npos);
   }
+  const Output b = Run("bench --quick --only exact --out /proc/impactlab_no/bench.json");  // a file: its folder
+  CAPTURE(b.out);
+  CHECK(b.status == 2);
+  CHECK(b.out.find("impactlab: error: invalid --out = \"/proc/impactlab_no\" (valid: a directory that exists or "
+                   "can be created") != std::string::npos);
+  CHECK(Lines(b.out).size() == 1);
   const Output e = Run("exact --p 1.5 --e 0.5 --trajectory /proc/impactlab_no/t.csv");
   CAPTURE(e.out);
   CHECK(e.status == 2);

@@ -1,11 +1,13 @@
 // `impactlab bench [--json] [--quick] [--repetitions N] [--only GROUP]... [--integrator NAME]... [--out FILE]`
 // Performance figures with same-run peer ratios and the targets marked met/missed (docs/performance.md).
+#include <filesystem>
 #include <iostream>
 
 #include "bench/bench_suite.h"
 #include "cli/command.h"
 #include "core/errors.h"
 #include "io/atomic_file.h"
+#include "io/writable_directory.h"
 
 namespace impactlab::cli {
 
@@ -35,6 +37,11 @@ void AddBenchCommand(CLI::App& app, Action& action) {
       if (CheckOnly()) {  // validate the selections without timing anything
         bench::ValidateBenchOptions(o);
         return 0;
+      }
+      if (!args->out.empty()) {  // before timing anything: an unwritable --out costs no computation
+        const std::filesystem::path out = args->out;
+        RequireWritableDirectory(out.has_parent_path() ? out.parent_path() : std::filesystem::path("."),
+                                 {out.filename().string()}, "--out");
       }
       const nlohmann::json result = bench::RunBenchSuite(o);
       if (!args->out.empty()) WriteFileAtomically(args->out, result.dump(2) + "\n");
