@@ -232,3 +232,21 @@ TEST_CASE("workprecision on the Hertz chain: JSON, CSV and PNG - monotone error 
   CHECK(fs::file_size(dir / "workprecision_final_state.png") > 10000);
   CHECK(nlohmann::json::parse(ReadFile(dir / "workprecision.json"))["reference"] == j["reference"]);
 }
+
+TEST_CASE("sweep refuses to resume into a sweep.csv of the older format or without its sidecar, file untouched") {
+  const fs::path dir = Scratch("old_format");
+  fs::create_directories(dir);
+  const std::string old = "# impactlab sweep v1 fingerprint=0123456789abcdef rows=2\nrow,case,e,integrator,status\n";
+  std::ofstream(dir / "sweep.csv") << old;
+  const std::string args = "sweep " + kScenarios + "hertz_impact.toml --vary e=0.5,0.9 --integrator rk4 --out " + dir.string();
+  const Output o = Run(args);
+  CAPTURE(o.out);
+  CHECK(o.status == 2);
+  CHECK(o.out.find("(older format, header comment)") != std::string::npos);
+  CHECK(ReadFile(dir / "sweep.csv") == old);
+  // a plain table whose sidecar is missing is refused too
+  std::ofstream(dir / "sweep.csv") << "row,case\n";
+  const Output m = Run(args);
+  CHECK(m.status == 2);
+  CHECK(m.out.find("(no readable sweep.meta.json)") != std::string::npos);
+}
