@@ -250,3 +250,18 @@ TEST_CASE("sweep refuses to resume into a sweep.csv of the older format or witho
   CHECK(m.status == 2);
   CHECK(m.out.find("(no readable sweep.meta.json)") != std::string::npos);
 }
+
+TEST_CASE("converge with an adaptive named reference: rtol and atol name its tolerance keys") {
+  int status = 0;
+  const nlohmann::json j =
+      RunJson("converge " + kScenarios + "hertz_impact.toml --integrator velocity_verlet --levels 4 "
+              "--reference cvode_bdf:rtol=1e-12:atol=1e-18 --json",
+              status);
+  CHECK(j["reference"]["name"] == "cvode_bdf:rtol=1e-12:atol=1e-18");
+  CHECK(j["reference"]["richardson_check"].get<std::string>().find("tolerances / 100") != std::string::npos);
+  CHECK(Fit(j, "velocity_verlet", "max_overlap")["order"].get<double>() == doctest::Approx(2.0).epsilon(0.075));
+  const Output bad = Run("converge " + kScenarios + "hertz_impact.toml --integrator velocity_verlet --reference rk4:rtol=1e-12");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("invalid --reference = \"rk4:rtol=1e-12\" (valid: rtol / atol only with an adaptive reference") !=
+        std::string::npos);
+}

@@ -5,7 +5,8 @@
 //                                        "exact" (Feng's exact stepper, power-law oscillators only)
 //
 // NAME is a registered integrator; each key=value is a scenario override applied to the reference run only
-// (parsed exactly like --set), so the reference is the same physical problem solved more accurately. The
+// (parsed exactly like --set), so the reference is the same physical problem solved more accurately; for an
+// adaptive NAME, "rtol" and "atol" stand for its tolerance keys ("cvode_bdf:rtol=1e-12" = cvode_rtol). The
 // text itself is the reference's name in every output file.
 #pragma once
 
