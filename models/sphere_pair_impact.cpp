@@ -60,27 +60,16 @@ double SpherePairImpactParameters::hertz_coefficient() const {
 }
 double SpherePairImpactParameters::approach_speed() const { return v1_n + v2_n; }
 
-namespace {
-ContactLaw DefaultSpherePairLaw(const SpherePairImpactParameters& p, std::shared_ptr<const TangentialLaw> law) {
-  p.Validate();
-  const double k = p.hertz_coefficient();
-  std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
-  if (p.e_n < 1.0)
-    damping = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p.e_n, 1.5), p.reduced_mass(), k, 1.5);
-  return ContactLaw(std::make_shared<HertzLaw>(k), damping, std::move(law));
-}
-}  // namespace
-
 SpherePairImpact::SpherePairImpact(SpherePairImpactParameters parameters, std::shared_ptr<const TangentialLaw> law)
-    : SpherePairImpact(parameters, DefaultSpherePairLaw(parameters, std::move(law))) {}
+    : SpherePairImpact(parameters, HertzTsujiContactLaw((parameters.Validate(), parameters.hertz_coefficient()), parameters.e_n,
+                                                      parameters.reduced_mass(), std::move(law))) {}
 
 SpherePairImpact::SpherePairImpact(SpherePairImpactParameters parameters, ContactLaw contact)
-    : p_(parameters), law_(contact.tangential_ptr()), contact_(std::make_shared<ContactLaw>(std::move(contact))) {
+    : p_(parameters),
+      law_(RequireTangentialLaw(contact, kMaxLawHistory)),
+      contact_(std::make_shared<ContactLaw>(std::move(contact))),
+      damped_(contact_->damped()) {
   p_.Validate();
-  if (!law_) throw InvalidParameter("tangential_law", "<none>", "a tangential law (mu = 0 for frictionless contact)");
-  if (law_->history_size() > kMaxLawHistory)
-    throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
-  damped_ = contact_->damped();
   m1_ = p_.mass1();
   m2_ = p_.mass2();
   i1_ = p_.inertia1();

@@ -58,26 +58,16 @@ double SphereWallImpactParameters::tangential_speed() const {
   return speed * std::sin(theta_deg * std::numbers::pi / 180.0);
 }
 
-namespace {
-ContactLaw DefaultSphereWallLaw(const SphereWallImpactParameters& p, std::shared_ptr<const TangentialLaw> law) {
-  p.Validate();
-  const double k = p.hertz_coefficient();
-  std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
-  if (p.e_n < 1.0) damping = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p.e_n, 1.5), p.mass(), k, 1.5);
-  return ContactLaw(std::make_shared<HertzLaw>(k), damping, std::move(law));
-}
-}  // namespace
-
 SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, std::shared_ptr<const TangentialLaw> law)
-    : SphereWallImpact(parameters, DefaultSphereWallLaw(parameters, std::move(law))) {}
+    : SphereWallImpact(parameters, HertzTsujiContactLaw((parameters.Validate(), parameters.hertz_coefficient()), parameters.e_n,
+                                                      parameters.mass(), std::move(law))) {}
 
 SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, ContactLaw contact)
-    : p_(parameters), law_(contact.tangential_ptr()), contact_(std::make_shared<ContactLaw>(std::move(contact))) {
+    : p_(parameters),
+      law_(RequireTangentialLaw(contact, kMaxLawHistory)),
+      contact_(std::make_shared<ContactLaw>(std::move(contact))),
+      damped_(contact_->damped()) {
   p_.Validate();
-  if (!law_) throw InvalidParameter("tangential_law", "<none>", "a tangential law (mu = 0 for frictionless contact)");
-  if (law_->history_size() > kMaxLawHistory)
-    throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
-  damped_ = contact_->damped();
   mass_ = p_.mass();
   inertia_ = p_.inertia();
   e0_ = TotalEnergy(InitialState());
