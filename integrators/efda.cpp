@@ -170,6 +170,7 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
   const Eigen::Index n = 3 * nb;
   if (state.q.size() != n || state.v.size() != n || state.z.size() != pcs->num_contact_slots()) {
     result.status = StepStatus::kFailed;
+    result.cause = StepFailureCause::kUnsupportedState;
     result.message = "efda: state sizes do not match the PlanarContactSystem layout";
     return result;
   }
@@ -216,6 +217,7 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
   stats_.newton_iterations += it;
   if (!converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = StepFailureCause::kFixedPointNonConvergence;
     result.message = "efda fixed-point iteration did not converge in " + std::to_string(it) + " iterations";
     return result;
   }

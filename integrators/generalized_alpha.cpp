@@ -102,6 +102,7 @@ StepResult GeneralizedAlpha::DoStep(const MechanicalSystem& system, MechanicalSt
   result.residual_norm = rep.residual_norm;
   if (!rep.converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = rep.cause;
     result.message = name_ + ": " + rep.message;
     return result;
   }

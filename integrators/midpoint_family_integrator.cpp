@@ -89,6 +89,7 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
   result.residual_norm = rep.residual_norm;
   if (!rep.converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = rep.cause;
     result.message = name() + ": " + rep.message;
     return result;
   }
