@@ -85,6 +85,32 @@ struct CaromSetup {
 };
 
 
+/// Markdown table of EFDA's first impacts against the rigid reference (CompareCarom's JSON).
+std::string EfdaImpactTable(const nlohmann::json& efda_carom) {
+  std::ostringstream impact_table;
+  impact_table << "First " << kImpacts << " impacts, EFDA (K_N = K_T = 1e6 N/m, dt = 2e-5 s) vs the rigid Routh "
+               << "reference (e = 1, Stronge). Local = Routh applied to EFDA's own pre-impact state.\n\n"
+               << "| # | wall (ref) | t EFDA [s] | t ref [s] | v+ EFDA [m/s] | v+ ref [m/s] | w+ EFDA | w+ ref | local dv | local dw |\n"
+               << "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& j : efda_carom["impacts"]) {
+    impact_table << "| " << j["index"] << " | " << j["wall"];
+    if (j.contains("reference")) impact_table << " (" << j["reference"]["wall"] << ")";
+    impact_table << " | " << Fmt(j["t_start"].get<double>()) << " | "
+                 << (j.contains("reference") ? Fmt(j["reference"]["t"].get<double>()) : "-") << " | ("
+                 << Fmt(j["v_plus"][0].get<double>(), 5) << ", " << Fmt(j["v_plus"][1].get<double>(), 5) << ") | ";
+    if (j.contains("reference"))
+      impact_table << "(" << Fmt(j["reference"]["v_plus"][0].get<double>(), 5) << ", "
+                   << Fmt(j["reference"]["v_plus"][1].get<double>(), 5) << ")";
+    impact_table << " | " << Fmt(j["omega_plus"].get<double>(), 5) << " | "
+                 << (j.contains("reference") ? Fmt(j["reference"]["omega_plus"].get<double>(), 5) : "-") << " | "
+                 << (j["local_routh"].contains("velocity_error") ? Fmt(j["local_routh"]["velocity_error"].get<double>(), 3) : "-")
+                 << " | "
+                 << (j["local_routh"].contains("omega_error") ? Fmt(j["local_routh"]["omega_error"].get<double>(), 3) : "-")
+                 << " |\n";
+  }
+  return impact_table.str();
+}
+
 // 1. Carom with three integrators + the rigid reference.
 void CaromWithThreeIntegrators(const StudyContext& ctx, const CaromSetup& setup, CaromResults& res, StudyResult& result) {
   const EllipseBoxParameters& bp = setup.bp;
@@ -98,7 +124,7 @@ void CaromWithThreeIntegrators(const StudyContext& ctx, const CaromSetup& setup,
   FigureSpec vel{"carom_velocities", "Carom: linear velocities (Seed003 Fig. 1 left)", "t [s]", "v [m/s]", false, false, {}};
   FigureSpec spin{"carom_spin", "Carom: angular velocity (Seed003 Fig. 1 right)", "t [s]", "omega [rad/s]", false, false, {}};
   FigureSpec energy{"carom_energy", "Carom: total energy K + V (Seed003 Fig. 1 right)", "t [s]", "E [J]", false, false, {}};
-  std::ostringstream impact_table, impact_csv;
+  std::ostringstream impact_csv;
   impact_csv << "integrator,index,wall,t_start,vx_plus,vy_plus,omega_plus,ref_wall,ref_t,ref_vx,ref_vy,ref_omega,"
                 "local_velocity_error,local_omega_error\n";
   nlohmann::json efda_carom;
@@ -191,28 +217,7 @@ void CaromWithThreeIntegrators(const StudyContext& ctx, const CaromSetup& setup,
   }
   result.key_figures.push_back(traj.name + ".png");
   WriteFileAtomically(ctx.out_dir / "carom_impacts.csv", impact_csv.str());
-  impact_table << "First " << kImpacts << " impacts, EFDA (K_N = K_T = 1e6 N/m, dt = 2e-5 s) vs the rigid Routh "
-               << "reference (e = 1, Stronge). Local = Routh applied to EFDA's own pre-impact state.\n\n"
-               << "| # | wall (ref) | t EFDA [s] | t ref [s] | v+ EFDA [m/s] | v+ ref [m/s] | w+ EFDA | w+ ref | local dv | local dw |\n"
-               << "|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& j : efda_carom["impacts"]) {
-    impact_table << "| " << j["index"] << " | " << j["wall"];
-    if (j.contains("reference")) impact_table << " (" << j["reference"]["wall"] << ")";
-    impact_table << " | " << Fmt(j["t_start"].get<double>()) << " | "
-                 << (j.contains("reference") ? Fmt(j["reference"]["t"].get<double>()) : "-") << " | ("
-                 << Fmt(j["v_plus"][0].get<double>(), 5) << ", " << Fmt(j["v_plus"][1].get<double>(), 5) << ") | ";
-    if (j.contains("reference"))
-      impact_table << "(" << Fmt(j["reference"]["v_plus"][0].get<double>(), 5) << ", "
-                   << Fmt(j["reference"]["v_plus"][1].get<double>(), 5) << ")";
-    impact_table << " | " << Fmt(j["omega_plus"].get<double>(), 5) << " | "
-                 << (j.contains("reference") ? Fmt(j["reference"]["omega_plus"].get<double>(), 5) : "-") << " | "
-                 << (j["local_routh"].contains("velocity_error") ? Fmt(j["local_routh"]["velocity_error"].get<double>(), 3) : "-")
-                 << " | "
-                 << (j["local_routh"].contains("omega_error") ? Fmt(j["local_routh"]["omega_error"].get<double>(), 3) : "-")
-                 << " |\n";
-  }
-  result.tables_markdown.push_back(impact_table.str());
-
+  result.tables_markdown.push_back(EfdaImpactTable(efda_carom));
 }
 
 // 2. First impact vs K_N.
