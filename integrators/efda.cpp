@@ -132,6 +132,7 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
   result.newton_iterations = it;
   if (!converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = StepFailureCause::kFixedPointNonConvergence;
     result.message = "efda fixed-point iteration did not converge in " + std::to_string(it) + " iterations";
     return result;
   }
