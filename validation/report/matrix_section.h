@@ -1,6 +1,6 @@
-// Hook for the integrator × model matrix in the report (which integrator runs on which model). The matrix
-// itself belongs to the registry (`impactlab list --matrix`); this returns its Markdown, or "" when the
-// registry does not provide it.
+// The integrator × model matrix in the report (which integrator runs on which model). The matrix
+// itself belongs to the registry (registry/integrator_model_matrix.h, also `impactlab list --matrix`); this
+// renders it as Markdown.
 #pragma once
 
 #include <string>

@@ -72,7 +72,9 @@ std::string Tolerance(const Claim& c) {
 
 std::string BandText(const Claim& c) {
   if (!c.band) return "-";
-  return "[" + ReportNumber(c.band->low) + ", " + ReportNumber(c.band->high) + "]";
+  std::ostringstream os;  // (a stream, not "[" + std::string: GCC 12 -Wrestrict false positive)
+  os << "[" << ReportNumber(c.band->low) << ", " << ReportNumber(c.band->high) << "]";
+  return os.str();
 }
 
 std::string RowClass(ClaimStatus s) {
