@@ -271,9 +271,16 @@ ReportSummary WriteReport(const fs::path& out, const std::vector<StudyRecord>& r
       html << EmbeddedFigure(out / r.name / f, r.name + ": " + f, "key");
     }
   html << "</div>";
-  if (const std::string matrix = IntegratorModelMatrixMarkdown(); !matrix.empty()) {
-    md << "## Integrator × model matrix\n\n" << matrix << "\n";
-    html << "<h2>Integrator × model matrix</h2><pre>" << HtmlEscape(matrix) << "</pre>";
+  if (const MatrixSection matrix = IntegratorModelMatrixSection(); !matrix.empty()) {
+    const char* intro = "Each pair tried in code (`impactlab list --matrix`): ✓ runs, n/a with the reason below.";
+    md << "## Integrator × model matrix\n\n" << intro << "\n\n" << matrix.table.Markdown() << "\n";
+    html << "<h2>Integrator × model matrix</h2><p>" << HtmlEscape(intro) << "</p>" << matrix.table.Html() << "<ul>";
+    for (const auto& r : matrix.reasons) {
+      md << "- n/a: " << r << "\n";
+      html << "<li>n/a: " << HtmlEscape(r) << "</li>";
+    }
+    md << "\n";
+    html << "</ul>";
   }
   md << "## Known deviations and failures\n\nEvery claim that misses its published tolerance, with the band our "
         "measured value is expected to stay in (validation/known_deviations.toml); outside the band it fails.\n\n"
