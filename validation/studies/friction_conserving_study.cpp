@@ -34,14 +34,15 @@ std::string Fmt(double v, int precision = 4) {
   return os.str();
 }
 
-FrictionRun RunOne(const std::string& law, const std::string& scheme, double theta_deg, double dt) {
-  Scenario s = KharazScenario(theta_deg, law, kEn);
+FrictionRun RunOne(const std::string& law, const std::string& scheme, double theta_deg, double dt,
+                   double e_n = kEn) {
+  Scenario s = KharazScenario(theta_deg, law, e_n);
   s.parameters.Set("omega0", 0.0);
   s.parameters.Set("dt", dt);
   s.parameters.Set("stop_after_separation", 5.0 * dt);
   if (scheme == "cvode_bdf") {
-    s.parameters.Set("cvode_rtol", 1e-10);
-    s.parameters.Set("cvode_atol", 1e-14);
+    s.parameters.Set("cvode_rtol", 1e-12);
+    s.parameters.Set("cvode_atol", 1e-16);
   }
   const nlohmann::json run = RunSphereWall(s, scheme);
   FrictionRun r;
@@ -88,6 +89,35 @@ EllipsoidRun RunEllipsoid(const std::string& scheme, double dt) {
   return e;
 }
 
+// Least-squares slope of log(error) against log(dt) = −log(steps).
+double FittedOrder(const std::vector<double>& steps, const std::vector<double>& error) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const double x = -std::log(steps[i]), y = std::log(error[i]);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+OrderRun MeasureOrder(const std::string& scheme, const FrictionRun& reference, double contact_time,
+                      const std::vector<double>& steps) {
+  OrderRun o;
+  o.scheme = scheme;
+  for (double n : steps) {
+    const FrictionRun r = RunOne(reference.law, scheme, reference.theta_deg, contact_time / n, 1.0);
+    o.steps_per_contact.push_back(n);
+    o.error_e_t.push_back(std::abs(r.e_t - reference.e_t));
+    o.error_beta.push_back(std::abs(r.beta - reference.beta));
+  }
+  o.order_e_t = FittedOrder(o.steps_per_contact, o.error_e_t);
+  o.order_beta = FittedOrder(o.steps_per_contact, o.error_beta);
+  return o;
+}
+
 }  // namespace
 
 FrictionConservingResults ComputeFrictionConserving(bool quick) {
@@ -99,6 +129,11 @@ FrictionConservingResults ComputeFrictionConserving(bool quick) {
   for (double n : steps)
     for (const char* scheme : {"simo_tarnow", "efda", "velocity_verlet", "rk4"})
       r.dt_ladder.push_back(RunOne("mindlin_integral", scheme, 45.0, KharazContactTime(45.0) / n));
+  // Orders against a fine CVODE reference: undamped micro-slip impact (θ = 30°), 100 … 800 steps per contact.
+  const FrictionRun reference = RunOne("mindlin_integral", "cvode_bdf", 30.0, 1e-8, 1.0);
+  const std::vector<double> ladder = quick ? std::vector<double>{100, 200, 400} : std::vector<double>{100, 200, 400, 800};
+  for (const char* scheme : {"simo_tarnow", "efda"})
+    r.orders.push_back(MeasureOrder(scheme, reference, KharazContactTime(30.0), ladder));
   // Ellipsoid: the reference first (CVODE, tight tolerances), whose located contact duration sets
   // dt = t_c / 1000 for the fixed-step schemes (1000 steps per contact).
   r.ellipsoid.push_back(RunEllipsoid("cvode_bdf", 1e-4));
@@ -120,6 +155,13 @@ std::vector<Claim> FrictionConservingClaims(const FrictionConservingResults& r) 
     claims.push_back(MakeClaim(id + ".balance", run.scheme + ", " + run.law +
                                                     ": integration residual max|E + D - W_g - E0|/E0 (round-off)",
                                "docs/theory.md §7 (discrete energy balance)", std::nullopt, run.integration_residual, 1e-12));
+  }
+  for (const OrderRun& o : r.orders) {
+    const std::string id = "friction_conserving.order." + o.scheme;
+    claims.push_back(MakeClaim(id + ".e_t", o.scheme + ": observed order of e_t vs CVODE (undamped, 30 deg, mindlin_integral)",
+                               "Simo & Tarnow 1992 (second order); docs/theory.md §7", 2.0, o.order_e_t, 0.15));
+    claims.push_back(MakeClaim(id + ".beta", o.scheme + ": observed order of beta vs CVODE (undamped, 30 deg, mindlin_integral)",
+                               "Simo & Tarnow 1992 (second order); docs/theory.md §7", 2.0, o.order_beta, 0.15));
   }
   double e_cn_ref = 0.0, e_e_ref = 0.0;
   for (const EllipsoidRun& e : r.ellipsoid)
@@ -187,11 +229,23 @@ StudyResult FrictionConservingStudy::Run(const StudyContext& ctx) const {
   }
   WriteFileAtomically(ctx.out_dir / "ellipsoid.csv", ce.str());
   result.tables_markdown.push_back(me.str());
+  std::ostringstream mo;
+  mo << "| scheme | steps per contact | error e_t | error beta |\n|---|---|---|---|\n";
+  for (const OrderRun& o : r.orders) {
+    for (size_t i = 0; i < o.steps_per_contact.size(); ++i)
+      mo << "| " << o.scheme << " | " << o.steps_per_contact[i] << " | " << Fmt(o.error_e_t[i], 3) << " | "
+         << Fmt(o.error_beta[i], 3) << " |\n";
+    mo << "| " << o.scheme << " | fitted order | " << Fmt(o.order_e_t, 3) << " | " << Fmt(o.order_beta, 3) << " |\n";
+  }
+  result.tables_markdown.push_back(mo.str());
   result.narrative =
       "Every energy-consistent scheme runs on the frictional, spinning sphere through the contact seam "
       "(contact/contact_law.h): its books close to round-off (integration residual), while the energy the Mindlin "
       "integral laws create by themselves (W_g) is reported per law, never hidden. In gross slip all schemes meet "
-      "rigid-body impulse theory. Velocity Verlet and RK4 show the O(dt^2) / O(dt^4) drift of their books.";
+      "rigid-body impulse theory. Velocity Verlet and RK4 both show an O(dt^2) drift of their books (measured slope "
+      "2.0 for both: the tangential law's history advances once per step, so RK4's stages do not raise the order of "
+      "the friction books), while Simo-Tarnow and EFDA stay at round-off for every dt. Simo-Tarnow and EFDA reach "
+      "second order in e_t and beta against CVODE on the undamped micro-slip impact.";
   return result;
 }
 
