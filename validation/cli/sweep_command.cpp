@@ -3,11 +3,15 @@
 // Runs the cartesian product of the --vary lists in parallel (validation/sweep/parallel_sweep.h), storing
 // each finished case at once in DIR/sweep.csv (atomic rewrite) and DIR/sweep.json at the end. Ctrl-C (or
 // SIGTERM) finishes the running cases, saves, and exits with status 130; rerunning the same command resumes.
+// Under `mpirun -np N` the cases are computed on N ranks (sweep/mpi_sweep.h, docs/scaling.md).
 #include <iostream>
+#include <memory>
 
 #include "cli/command.h"
 #include "core/errors.h"
 #include "core/interrupt.h"
+#include "mpi/mpi_world.h"
+#include "sweep/mpi_sweep.h"
 #include "sweep/parallel_sweep.h"
 
 namespace impactlab::cli {
@@ -32,12 +36,23 @@ void AddSweepCommand(CLI::App& app, Action& action) {
   sub->callback([&action, args] {
     action = [args] {
       if (args->threads < 0) throw InvalidParameter("--threads", args->threads, ">= 0 (0: all cores)");
-      SweepSpec spec;
-      spec.scenario = LoadScenario(args->scenario);
-      for (const auto& s : args->sets) ApplyOverride(spec.scenario, s);
-      for (const auto& v : args->vary) spec.axes.push_back(ParseSweepAxis(v));
-      spec.integrators = args->integrators;
-      spec.metrics = args->metrics;
+      auto build_spec = [args] {
+        SweepSpec spec;
+        spec.scenario = LoadScenario(args->scenario);
+        for (const auto& s : args->sets) ApplyOverride(spec.scenario, s);
+        for (const auto& v : args->vary) spec.axes.push_back(ParseSweepAxis(v));
+        spec.integrators = args->integrators;
+        spec.metrics = args->metrics;
+        return spec;
+      };
+      // Under mpirun (sweep/mpi_sweep.h): ranks > 0 only compute what rank 0 hands out; rank 0 does the rest.
+      std::unique_ptr<MpiSweep> mpi;
+      if (MpiDistributed() && !CheckOnly()) {
+        InstallInterruptHandlers();
+        if (MpiWorldRank() > 0) return ServeSweepCases(build_spec, args->threads);
+        mpi = std::make_unique<MpiSweep>(args->threads, args->out);
+      }
+      const SweepSpec spec = build_spec();
       SweepOptions options;
       options.threads = args->threads;
       options.out_dir = args->out;
@@ -47,6 +62,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
         return 0;
       }
       InstallInterruptHandlers();
+      if (mpi) mpi->Attach(spec, options);
       const SweepResult r = RunSweep(spec, options);
       if (args->json) {
         nlohmann::json j = r.json;
@@ -62,7 +78,8 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       }
       if (!args->json)
         std::cout << "sweep: " << r.rows_total << " rows (" << r.rows_resumed << " resumed, " << r.rows_failed
-                  << " step failures) in " << r.wall_time_s << " s on " << r.threads << " threads; wrote " << args->out << "/sweep.csv and "
+                  << " step failures) in " << r.wall_time_s << " s on " << r.threads << " threads"
+                  << (mpi ? " (" + std::to_string(mpi->ranks()) + " MPI ranks)" : std::string()) << "; wrote " << args->out << "/sweep.csv and "
                   << args->out << "/sweep.json\n";
       return 0;
     };

@@ -1,10 +1,12 @@
 // `impactlab validate [--quick] [--only PATTERN] [--out DIR]`: runs the registered validation studies and
 // writes the report (validation/report). Exit status 0 only if every claim passes or is a documented,
-// known deviation.
+// known deviation. Under `mpirun -np N` the studies run on N ranks (mpi/mpi_validate.h, docs/scaling.md).
 #include <iostream>
 
 #include "cli/command.h"
 #include "core/interrupt.h"
+#include "mpi/mpi_validate.h"
+#include "mpi/mpi_world.h"
 #include "report/validation_suite.h"
 
 namespace impactlab::cli {
@@ -20,7 +22,13 @@ void AddValidateCommand(CLI::App& app, Action& action) {
     action = [options] {
       if (CheckOnly()) return 0;  // options are checked by the suite
       InstallInterruptHandlers();  // Ctrl-C: finish running studies, keep results, exit 130
-      return RunValidationSuite(*options);
+      if (!MpiDistributed()) return RunValidationSuite(*options);
+      // Under mpirun (mpi/mpi_validate.h): ranks > 0 run the studies rank 0 hands out; rank 0 writes the report.
+      if (MpiWorldRank() > 0) return ServeStudies(options->threads);
+      MpiValidate mpi(options->threads, options->out_dir);
+      ValidationOptions distributed = *options;
+      mpi.Attach(distributed);
+      return RunValidationSuite(distributed);
     };
   });
 }
