@@ -3,6 +3,7 @@
 // bad input, 3 for a numerical failure, 1 for any other error. Never a crash.
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "cli/cli_app.h"
 #include "mpi/mpi_world.h"
@@ -13,6 +14,14 @@ int main(int argc, char** argv) {
     mpi.emplace();
   } catch (const std::exception& e) {
     std::cerr << "impactlab: error: " << e.what() << "\n";
+    return 2;
+  }
+  // Only sweep and validate share work over ranks; N copies of any other command would each do all of it.
+  const std::string command = argc > 1 ? argv[1] : "";
+  if (impactlab::MpiDistributed() && command != "sweep" && command != "validate") {
+    if (impactlab::MpiWorldRank() == 0)
+      std::cerr << "impactlab: error: invalid MPI launch = " << impactlab::MpiWorldSize() << " ranks for `impactlab "
+                << command << "` (valid: 1; only `sweep` and `validate` run over MPI ranks)\n";
     return 2;
   }
   return impactlab::cli::RunCli(argc, argv);

@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/interrupt.h"
 #include "mpi/mpi_world.h"
+#include "mpi/rank_pool.h"
 #include "sweep/mpi_sweep.h"
 #include "sweep/parallel_sweep.h"
 
@@ -63,7 +64,12 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       }
       InstallInterruptHandlers();
       if (mpi) mpi->Attach(spec, options);
-      const SweepResult r = RunSweep(spec, options);
+      SweepResult r;
+      try {
+        r = RunSweep(spec, options);
+      } catch (const RankEnded&) {
+        return 1;  // under mpirun a rank ended: the one-line error is printed already (mpi/rank_pool.h)
+      }
       if (args->json) {
         nlohmann::json j = r.json;
         j["wall_time_s"] = r.wall_time_s;

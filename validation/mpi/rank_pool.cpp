@@ -216,7 +216,7 @@ void RankPool::Impl::HelperLoop() {
           if (s.rank == 0 || !s.busy || s.answered) continue;
           const RankInfo& info = ranks[static_cast<size_t>(s.rank)];
           if (info.host == ranks[0].host && ProcessEnded(info.pid)) {
-            s.answer = {{"ok", false}, {"kind", "error"}, {"error", line.substr(std::string("impactlab: error: ").size())}};
+            s.answer = {{"ok", false}, {"kind", "rank_ended"}, {"error", line}};
             s.answered = failed = true;
           }
         }
@@ -322,6 +322,7 @@ nlohmann::json RankPool::Run(const nlohmann::json& task, const std::string& labe
     answer = std::move(slot.answer);
     slot.answered = false;
   }
+  if (answer.value("kind", "") == "rank_ended") throw RankEnded(answer.value("error", std::string()));
   if (!answer.value("ok", false))
     throw RemoteTaskError(answer.value("kind", "error"), answer.value("error", std::string("unknown error")));
   return std::move(answer["result"]);

@@ -39,6 +39,12 @@ class RemoteTaskError : public std::runtime_error {
   std::string kind_;
 };
 
+/// Thrown by RankPool::Run for a task whose rank ended; its one-line message was already printed.
+class RankEnded : public std::runtime_error {
+ public:
+  explicit RankEnded(const std::string& what) : std::runtime_error(what) {}
+};
+
 /// Computes one task on a worker rank. Exceptions become RemoteTaskError on rank 0 (StepFailure →
 /// "step_failure", Interrupted → "interrupted", anything else → "error").
 using TaskHandler = std::function<nlohmann::json(const nlohmann::json& task)>;
@@ -59,7 +65,8 @@ class RankPool {
   std::string setup_error() const;
 
   /// Runs `task` on the calling thread's slot (claimed at the first call): a local slot calls `local()`, a
-  /// remote slot sends `task` and waits for the answer (RemoteTaskError on failure). `label` names the task
+  /// remote slot sends `task` and waits for the answer (RemoteTaskError on failure, RankEnded if its rank
+  /// ended). `label` names the task
   /// in the fault line ("case 7 (theta_deg=45 e_cn=0.5, velocity_verlet)").
   nlohmann::json Run(const nlohmann::json& task, const std::string& label,
                      const std::function<nlohmann::json()>& local);
