@@ -3,8 +3,8 @@
 
     impactlab sweep validation/scenarios/ellipsoid_wall.toml --vary theta_deg=0:90:19 --vary e_cn=0.3,0.5,0.8
 
-(57 cases, velocity Verlet) on 1 rank (one process, --threads 1, no mpirun) and on 2 ranks
-(`mpirun --oversubscribe --allow-run-as-root -np 2`, one thread per rank), best of N repeats. Prints the
+(57 cases, velocity Verlet) with `mpirun --oversubscribe --allow-run-as-root -np 1` and `-np 2`, one thread
+per rank (--threads 1), best of N repeats. Prints the
 wall time of the computing phase (the sweep's own wall_time_s) and the end-to-end time of the command
 (process start, MPI start-up, writing), the CPU time of each run, and the 1-minute load average before
 and after (the machine may be shared: a load above ~1 on 2 cores depresses the speed-up).
@@ -22,8 +22,8 @@ mpirun = shutil.which("mpirun") or "mpirun"
 
 def run(ranks, out):
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [binary] + sweep + ["--threads", "1", "--out", out] if ranks == 1 else \
-        [mpirun, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), binary] + sweep + ["--out", out]
+    cmd = [mpirun, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), binary] + sweep + \
+        ["--threads", "1", "--out", out]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, check=True, capture_output=True, text=True)

@@ -10,8 +10,8 @@
 //    and tasks whose costs differ by orders of magnitude balance themselves. Results are returned to the
 //    caller on rank 0, which alone writes files; other ranks write nothing.
 //  - Only one helper thread on rank 0 calls MPI (MPI_THREAD_SERIALIZED), with MPI_Isend / MPI_Iprobe /
-//    MPI_Test, sleeping 0.5 ms when idle: Open MPI's blocking calls spin, and a spinning rank 0 would take a
-//    core from the computation.
+//    MPI_Test, waiting 0.2 ms when idle (woken at once by a new task): Open MPI's blocking calls spin, and a
+//    spinning rank 0 would take a core from the computation.
 //  - Other ranks call ServeRankPool(): `threads` compute threads fed by the main thread, which alone calls
 //    MPI; it returns when rank 0 says stop (after the caller finished, or failed).
 //  - Faults: mpirun reacts to Ctrl-C, and to a rank that dies, in the same way: every surviving rank gets
