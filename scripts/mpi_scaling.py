@@ -9,14 +9,14 @@ wall time of the computing phase (the sweep's own wall_time_s) and the end-to-en
 (process start, MPI start-up, writing), the CPU time of each run, and the 1-minute load average before
 and after (the machine may be shared: a load above ~1 on 2 cores depresses the speed-up).
 
-Usage: scripts/mpi_scaling.py [IMPACTLAB_BINARY] [REPEATS]"""
+Usage: scripts/mpi_scaling.py [IMPACTLAB_BINARY] [REPEATS] [EXTRA SWEEP ARGUMENTS, e.g. --set dt=1e-6]"""
 import json, os, resource, shutil, subprocess, sys, tempfile, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build", "impactlab")
 repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 scenario = os.path.join(root, "validation", "scenarios", "ellipsoid_wall.toml")
-sweep = ["sweep", scenario, "--vary", "theta_deg=0:90:19", "--vary", "e_cn=0.3,0.5,0.8", "--json"]
+sweep = ["sweep", scenario, "--vary", "theta_deg=0:90:19", "--vary", "e_cn=0.3,0.5,0.8", "--json"] + sys.argv[3:]
 mpirun = shutil.which("mpirun") or "mpirun"
 
 
@@ -45,7 +45,7 @@ with tempfile.TemporaryDirectory() as tmp:
             best[ranks] = (min(w, b[0]) if b else w, min(e, b[1]) if b else e, c if not b or w < b[0] else b[2])
     load1 = os.getloadavg()[0]
     (w1, e1, c1), (w2, e2, c2) = best[1], best[2]
-    print(f"load_before={load0:.2f} load_after={load1:.2f} rows=57 repeats={repeats}")
+    print(f"load_before={load0:.2f} load_after={load1:.2f} rows=57 repeats={repeats} extra={' '.join(sys.argv[3:])}")
     print(f"1 rank : compute {w1:.3f} s, end-to-end {e1:.3f} s (cpu {c1:.3f} s)")
     print(f"2 ranks: compute {w2:.3f} s, end-to-end {e2:.3f} s (cpu {c2:.3f} s)")
     print(f"speed-up: compute {w1 / w2:.3f}, end-to-end {e1 / e2:.3f}; cost per case (1 rank) {w1 / 57 * 1e3:.2f} ms")
