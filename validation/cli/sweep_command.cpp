@@ -31,7 +31,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
   sub->add_option("--integrator", args->integrators, "integrator name (repeatable; see `impactlab list`)");
   sub->add_option("--set", args->sets, "override a scenario key for every case: key=value (repeatable)");
   sub->add_option("--metric", args->metrics, "extra summary key stored as a column (repeatable)");
-  sub->add_option("--threads", args->threads, "worker threads (default 0: all cores; results do not depend on it)");
+  sub->add_option("--threads", args->threads, "worker threads (default 0: all cores; under mpirun: per rank, 0 = 1; results do not depend on it)");
   sub->add_option("--out", args->out, "output directory (DIR/sweep.csv, DIR/sweep.json)")->required();
   sub->add_flag("--json", args->json, "print the sweep JSON on stdout");
   sub->callback([&action, args] {

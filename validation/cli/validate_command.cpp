@@ -16,7 +16,7 @@ void AddValidateCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<ValidationOptions>();
   sub->add_flag("--quick", options->quick, "reduced resolution (finishes in under 2 minutes)");
   sub->add_option("--only", options->only, "run only studies whose name contains PATTERN");
-  sub->add_option("--threads", options->threads, "worker threads (default: all cores)");
+  sub->add_option("--threads", options->threads, "worker threads (default: all cores; under mpirun: per rank, default 1)");
   sub->add_option("--out", options->out_dir, "output directory (default validation-report)");
   sub->callback([&action, options] {
     action = [options] {
