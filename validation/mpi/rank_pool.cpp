@@ -168,8 +168,8 @@ std::string RankPool::Impl::FaultLine() {
     if (flight.empty()) line += "nothing";
     for (size_t i = 0; i < flight.size(); ++i) line += (i ? ", " : "") + flight[i];
     line += "; " + kept_note +
-            "; mpirun ends every rank 1 s after the signal (--mca odls_base_sigkill_timeout S gives the cases in "
-            "flight S seconds to finish); rerun the same command to resume";
+            "; mpirun kills every rank about 1 s after the signal, so cases still running then are lost; rerun "
+            "the same command to resume";
   }
   return line;
 }

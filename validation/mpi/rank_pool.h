@@ -15,7 +15,7 @@
 //  - Other ranks call ServeRankPool(): `threads` compute threads fed by the main thread, which alone calls
 //    MPI; it returns when rank 0 says stop (after the caller finished, or failed).
 //  - Faults: mpirun reacts to Ctrl-C, and to a rank that dies, in the same way: every surviving rank gets
-//    SIGCONT + SIGTERM, then SIGKILL 1 s later (Open MPI 4.1, odls_base_sigkill_timeout). On that signal the
+//    SIGCONT + SIGTERM, then SIGKILL about 1 s later (Open MPI 4.1.4, measured). On that signal the
 //    helper prints ONE line at once: the rank that ended and the task it was computing (a rank on rank 0's
 //    node whose process is gone), or else the tasks in flight; remote tasks of a dead rank fail with that
 //    line. Results already stored by the caller stay (atomic files); a rerun resumes.
