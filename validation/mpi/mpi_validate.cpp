@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
 #include "core/errors.h"
 #include "core/interrupt.h"
@@ -42,6 +43,30 @@ void WriteFolder(const fs::path& dir, const nlohmann::json& files) {
     const auto& bytes = content.get_binary();
     WriteFileAtomically(target, std::string(bytes.begin(), bytes.end()));
   }
+}
+
+/// The study's inputs (StudyContext::inputs, with `validate --set` applied on rank 0), typed.
+nlohmann::json InputsToJson(const ParameterSet& inputs) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& [key, value] : inputs.values()) {
+    if (auto d = std::get_if<double>(&value)) j.push_back({{"key", key}, {"double", *d}});
+    else if (auto t = std::get_if<std::string>(&value)) j.push_back({{"key", key}, {"string", *t}});
+    else if (auto b = std::get_if<bool>(&value)) j.push_back({{"key", key}, {"bool", *b}});
+    else j.push_back({{"key", key}, {"vector", std::get<std::vector<double>>(value)}});
+  }
+  return j;
+}
+
+ParameterSet InputsFromJson(const nlohmann::json& j) {
+  ParameterSet p;
+  for (const auto& e : j) {
+    const std::string key = e.at("key").get<std::string>();
+    if (e.contains("double")) p.Set(key, e.at("double").get<double>());
+    else if (e.contains("string")) p.Set(key, e.at("string").get<std::string>());
+    else if (e.contains("bool")) p.Set(key, e.at("bool").get<bool>());
+    else p.Set(key, e.at("vector").get<std::vector<double>>());
+  }
+  return p;
 }
 
 }  // namespace
@@ -109,6 +134,7 @@ int ServeStudies(int threads) {
         StudyContext ctx;
         ctx.out_dir = scratch / name;
         ctx.quick = task.at("quick").get<bool>();
+        ctx.inputs = InputsFromJson(task.at("inputs"));
         ctx.progress = [](const std::string&) {};
         fs::create_directories(ctx.out_dir);
         WriteFolder(ctx.out_dir, task.at("files"));
@@ -132,7 +158,7 @@ void MpiValidate::Attach(ValidationOptions& options) {
     const std::string label = "study " + study.name();
     try {
       const nlohmann::json answer =
-          pool->Run({{"study", study.name()}, {"quick", quick}, {"files", ReadFolder(ctx.out_dir)}}, label,
+          pool->Run({{"study", study.name()}, {"quick", quick}, {"inputs", InputsToJson(ctx.inputs)}, {"files", ReadFolder(ctx.out_dir)}}, label,
                     [&] { return nlohmann::json{{"local", StudyResultToJson(study.Run(ctx))}}; });
       if (answer.contains("local")) return StudyResultFromJson(answer.at("local"));
       WriteFolder(ctx.out_dir, answer.at("files"));
