@@ -20,7 +20,6 @@ TEST_CASE("study result transport: claims, tables, figures and narrative survive
   r.claims.push_back(MakeClaim("a.b", "one third", "Seed000 Table 2", 1.0 / 3.0, 0.1 + 0.2, 1e-17, true));
   Claim nan_claim = MakeClaim("c.d", "bound, NaN measured", "docs/theory.md §5", std::nullopt,
                               std::numeric_limits<double>::quiet_NaN(), 1e-3);
-  nan_claim.known_deviation = true;
   nan_claim.note = "a note, with \"quotes\"";
   r.claims.push_back(nan_claim);
   r.tables_markdown = {"| a | b |\n|---|---|\n| 1 | 2 |\n"};
@@ -43,7 +42,6 @@ TEST_CASE("study result transport: claims, tables, figures and narrative survive
   CHECK(!b.published.has_value());
   CHECK(std::isnan(b.measured));
   CHECK(!b.pass);
-  CHECK(b.known_deviation);
   CHECK(b.note == "a note, with \"quotes\"");
   CHECK(back.tables_markdown == r.tables_markdown);
   CHECK(back.figures == r.figures);

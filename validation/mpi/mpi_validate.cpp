@@ -82,7 +82,6 @@ nlohmann::json StudyResultToJson(const StudyResult& result) {
                       {"tolerance", c.tolerance},
                       {"relative", c.relative},
                       {"pass", c.pass},
-                      {"known_deviation", c.known_deviation},
                       {"note", c.note}});
   return {{"claims", claims},
           {"tables_markdown", result.tables_markdown},
@@ -102,7 +101,6 @@ StudyResult StudyResultFromJson(const nlohmann::json& j) {
     claim.tolerance = c.at("tolerance").get<double>();
     claim.relative = c.at("relative").get<bool>();
     claim.pass = c.at("pass").get<bool>();
-    claim.known_deviation = c.at("known_deviation").get<bool>();
     claim.note = c.at("note").get<std::string>();
     r.claims.push_back(std::move(claim));
   }

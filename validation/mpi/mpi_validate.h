@@ -23,7 +23,8 @@ namespace impactlab {
 
 class RankPool;
 
-/// StudyResult <-> JSON (every field; doubles exact through CBOR).
+/// StudyResult <-> JSON (every field a study sets; doubles exact through CBOR). Claim::status and ::band are
+/// not carried: rank 0 reviews every claim after the studies (known deviations), as in one process.
 nlohmann::json StudyResultToJson(const StudyResult& result);
 StudyResult StudyResultFromJson(const nlohmann::json& j);
 
