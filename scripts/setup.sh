@@ -7,6 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PACKAGES=(build-essential cmake pkg-config libeigen3-dev libsundials-dev libboost-dev libceres-dev
           doctest-dev nlohmann-json3-dev libtoml11-dev libcli11-dev libbenchmark-dev
           python3 python3-matplotlib python3-pandas python3-numpy chromium
+          openmpi-bin libopenmpi-dev  # optional MPI ranks for sweep/validate (docs/scaling.md)
           clang libclang-rt-14-dev llvm-14)  # sanitizer + fuzz builds (scripts/sanitize.sh, scripts/fuzz.sh)
 
 missing=()

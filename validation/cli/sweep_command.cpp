@@ -5,12 +5,17 @@
 // each finished case at once in DIR/sweep.csv (atomic rewrite; plain CSV, metadata in DIR/sweep.meta.json)
 // and DIR/sweep.json at the end. Ctrl-C (or
 // SIGTERM) finishes the running cases, saves, and exits with status 130; rerunning the same command resumes.
+// Under `mpirun -np N` the cases are computed on N ranks (sweep/mpi_sweep.h, docs/scaling.md).
 #include <iostream>
+#include <memory>
 
 #include "cli/command.h"
 #include "core/errors.h"
 #include "core/interrupt.h"
 #include "convergence/reference_spec.h"
+#include "mpi/mpi_world.h"
+#include "mpi/rank_pool.h"
+#include "sweep/mpi_sweep.h"
 #include "sweep/parallel_sweep.h"
 
 namespace impactlab::cli {
@@ -34,20 +39,31 @@ void AddSweepCommand(CLI::App& app, Action& action) {
   sub->add_option("--integrator", args->integrators, "integrator name (repeatable; see `impactlab list`)");
   sub->add_option("--set", args->sets, "override a scenario key for every case: key=value (repeatable)");
   sub->add_option("--metric", args->metrics, "extra summary key stored as a column (repeatable)");
-  sub->add_option("--threads", args->threads, "worker threads (default 0: all cores; results do not depend on it)");
+  sub->add_option("--threads", args->threads, "worker threads (default 0: all cores; under mpirun: per rank, 0 = 1; results do not depend on it)");
   sub->add_option("--out", args->out, "output directory (DIR/sweep.csv, DIR/sweep.json)")->required();
   sub->add_flag("--json", args->json, "print the sweep JSON on stdout");
   sub->callback([&action, args] {
     action = [args] {
       if (args->threads < 0) throw InvalidParameter("--threads", args->threads, ">= 0 (0: all cores)");
-      SweepSpec spec;
-      spec.scenario = LoadScenario(args->scenario);
-      for (const auto& s : args->sets) ApplyOverride(spec.scenario, s);
-      for (const auto& v : args->vary) spec.axes.push_back(ParseSweepAxis(v));
-      spec.integrators = args->integrators;
-      spec.metrics = args->metrics;
-      spec.reference = args->reference;
-      if (!spec.reference.empty()) (void)ParseReferenceSpec(spec.reference);
+      auto build_spec = [args] {
+        SweepSpec spec;
+        spec.scenario = LoadScenario(args->scenario);
+        for (const auto& s : args->sets) ApplyOverride(spec.scenario, s);
+        for (const auto& v : args->vary) spec.axes.push_back(ParseSweepAxis(v));
+        spec.integrators = args->integrators;
+        spec.metrics = args->metrics;
+        spec.reference = args->reference;
+        if (!spec.reference.empty()) (void)ParseReferenceSpec(spec.reference);
+        return spec;
+      };
+      // Under mpirun (sweep/mpi_sweep.h): ranks > 0 only compute what rank 0 hands out; rank 0 does the rest.
+      std::unique_ptr<MpiSweep> mpi;
+      if (MpiDistributed() && !CheckOnly()) {
+        InstallInterruptHandlers();
+        if (MpiWorldRank() > 0) return ServeSweepCases(build_spec, args->threads);
+        mpi = std::make_unique<MpiSweep>(args->threads, args->out);
+      }
+      const SweepSpec spec = build_spec();
       SweepOptions options;
       options.threads = args->threads;
       options.out_dir = args->out;
@@ -57,7 +73,13 @@ void AddSweepCommand(CLI::App& app, Action& action) {
         return 0;
       }
       InstallInterruptHandlers();
-      const SweepResult r = RunSweep(spec, options);
+      if (mpi) mpi->Attach(spec, options);
+      SweepResult r;
+      try {
+        r = RunSweep(spec, options);
+      } catch (const RankEnded&) {
+        return 1;  // under mpirun a rank ended: the one-line error is printed already (mpi/rank_pool.h)
+      }
       if (args->json) {
         nlohmann::json j = r.json;
         j["wall_time_s"] = r.wall_time_s;
@@ -72,7 +94,8 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       }
       if (!args->json)
         std::cout << "sweep: " << r.rows_total << " rows (" << r.rows_resumed << " resumed, " << r.rows_failed
-                  << " step failures) in " << r.wall_time_s << " s on " << r.threads << " threads; wrote " << args->out << "/sweep.csv and "
+                  << " step failures) in " << r.wall_time_s << " s on " << r.threads << " threads"
+                  << (mpi ? " (" + std::to_string(mpi->ranks()) + " MPI ranks)" : std::string()) << "; wrote " << args->out << "/sweep.csv and "
                   << args->out << "/sweep.json (columns and units: " << args->out << "/sweep.meta.json)\n";
       return 0;
     };

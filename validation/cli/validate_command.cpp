@@ -1,11 +1,14 @@
 // `impactlab validate [--quick] [--only PATTERN] [--threads N] [--out DIR] [--deviations FILE]
 // [--set STUDY.KEY=VALUE]...`: runs the registered validation studies, reviews every claim against the known
 // deviations (validation/known_deviations.toml) and writes the report (validation/report). Exit status 0
-// only if every claim passes or sits inside its reviewed known-deviation band.
+// only if every claim passes or sits inside its reviewed known-deviation band. Under `mpirun -np N`
+// the studies run on N ranks (mpi/mpi_validate.h, docs/scaling.md).
 #include <iostream>
 
 #include "cli/command.h"
 #include "core/interrupt.h"
+#include "mpi/mpi_validate.h"
+#include "mpi/mpi_world.h"
 #include "report/validation_suite.h"
 
 namespace impactlab::cli {
@@ -15,7 +18,7 @@ void AddValidateCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<ValidationOptions>();
   sub->add_flag("--quick", options->quick, "reduced resolution (finishes in under 2 minutes)");
   sub->add_option("--only", options->only, "run only studies whose name contains PATTERN");
-  sub->add_option("--threads", options->threads, "worker threads (default: all cores)");
+  sub->add_option("--threads", options->threads, "worker threads (default: all cores; under mpirun: per rank, default 1)");
   sub->add_option("--out", options->out_dir, "output directory (default validation-report)");
   sub->add_option("--deviations", options->deviations_file,
                   "reviewed known deviations (default: validation/known_deviations.toml of the source tree)");
@@ -25,7 +28,13 @@ void AddValidateCommand(CLI::App& app, Action& action) {
     action = [options] {
       if (CheckOnly()) return 0;  // options are checked by the suite
       InstallInterruptHandlers();  // Ctrl-C: finish running studies, keep results, exit 130
-      return RunValidationSuite(*options);
+      if (!MpiDistributed()) return RunValidationSuite(*options);
+      // Under mpirun (mpi/mpi_validate.h): ranks > 0 run the studies rank 0 hands out; rank 0 writes the report.
+      if (MpiWorldRank() > 0) return ServeStudies(options->threads);
+      MpiValidate mpi(options->threads, options->out_dir);
+      ValidationOptions distributed = *options;
+      mpi.Attach(distributed);
+      return RunValidationSuite(distributed);
     };
   });
 }

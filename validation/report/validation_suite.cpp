@@ -116,7 +116,7 @@ int RunValidationSuite(const ValidationOptions& options) {
       ctx.progress = [&, name = study.name()](const std::string& msg) { say("  [" + name + "] " + msg); };
       fs::create_directories(ctx.out_dir);
       try {
-        rec.result = study.Run(ctx);
+        rec.result = options.run_study ? options.run_study(study, ctx) : study.Run(ctx);
       } catch (const Interrupted& e) {
         rec.error = e.what();
         rec.interrupted = true;

@@ -5,8 +5,11 @@
 // (and no entry of the deviations file is stale); 1 otherwise, naming each failing claim.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "report/study.h"
 
 namespace impactlab {
 
@@ -17,6 +20,9 @@ struct ValidationOptions {
   std::string out_dir = "validation-report";
   std::string deviations_file;     ///< empty: the repository's validation/known_deviations.toml
   std::vector<std::string> sets;   ///< "STUDY.KEY=VALUE" overrides of declared study inputs
+  /// Runs one study (empty: study.Run(context) in the worker thread). `mpirun -np N impactlab validate` sets
+  /// it to run the study on another rank (mpi/mpi_validate.h).
+  std::function<StudyResult(const Study&, const StudyContext&)> run_study;
 };
 
 int RunValidationSuite(const ValidationOptions& options);

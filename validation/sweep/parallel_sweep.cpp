@@ -66,6 +66,16 @@ std::vector<std::string> IntegratorNames(const SweepSpec& spec) {
   return {"velocity_verlet"};
 }
 
+/// Value index on every axis of case `c` (mixed radix, first axis slowest).
+std::vector<size_t> AxisIndices(const SweepSpec& spec, size_t c) {
+  std::vector<size_t> idx(spec.axes.size());
+  for (size_t a = spec.axes.size(); a-- > 0;) {
+    idx[a] = c % spec.axes[a].values.size();
+    c /= spec.axes[a].values.size();
+  }
+  return idx;
+}
+
 std::string CanonicalValue(const ParameterSet::Value& v) {
   if (auto d = std::get_if<double>(&v)) return FormatShortest(*d);
   if (auto s = std::get_if<std::string>(&v)) return "\"" + *s + "\"";
@@ -253,6 +263,22 @@ std::vector<std::string> SweepColumns(const SweepSpec& spec) {
   return c;
 }
 
+std::vector<std::string> SweepIntegrators(const SweepSpec& spec) { return IntegratorNames(spec); }
+
+Scenario SweepCase(const SweepSpec& spec, size_t c) {
+  Scenario scenario = spec.scenario;
+  const std::vector<size_t> idx = AxisIndices(spec, c);
+  for (size_t a = 0; a < spec.axes.size(); ++a) ApplyOverride(scenario, spec.axes[a].key + "=" + spec.axes[a].values[idx[a]]);
+  return scenario;
+}
+
+std::string SweepCaseLabel(const SweepSpec& spec, size_t c) {
+  std::string label;
+  const std::vector<size_t> idx = AxisIndices(spec, c);
+  for (size_t a = 0; a < spec.axes.size(); ++a) label += (a ? " " : "") + spec.axes[a].key + "=" + spec.axes[a].values[idx[a]];
+  return label;
+}
+
 size_t SweepRowCount(const SweepSpec& spec) {
   size_t n = IntegratorNames(spec).size();
   for (const auto& a : spec.axes) n *= a.values.size();
@@ -293,12 +319,7 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
   std::vector<std::string> labels(n_cases);
   std::vector<std::vector<std::string>> case_values(n_cases);
   for (size_t c = 0; c < n_cases; ++c) {
-    size_t rest = c;
-    std::vector<size_t> idx(spec.axes.size());
-    for (size_t a = spec.axes.size(); a-- > 0;) {
-      idx[a] = rest % spec.axes[a].values.size();
-      rest /= spec.axes[a].values.size();
-    }
+    const std::vector<size_t> idx = AxisIndices(spec, c);
     for (size_t a = 0; a < spec.axes.size(); ++a) {
       const std::string& v = spec.axes[a].values[idx[a]];
       ApplyOverride(cases[c], spec.axes[a].key + "=" + v);
@@ -417,7 +438,7 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
         std::string status = "ok", message;
         nlohmann::json run = nlohmann::json::object();
         try {
-          run = RunScenario(request)["runs"][0];
+          run = options.run_case ? options.run_case(c, i, request) : RunScenario(request)["runs"][0];
         } catch (const StepFailure& e) {
           status = "step_failure";
           message = e.what();

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "run/scenario_runner.h"
 #include "scenario/scenario.h"
 
 namespace impactlab {
@@ -59,6 +60,10 @@ struct SweepOptions {
   std::string out_dir;   ///< empty: nothing written (results only in the returned SweepResult)
   /// Receives one progress line per finished row (may be called from worker threads, one at a time).
   std::function<void(const std::string&)> progress;
+  /// Computes the summary of case `c` x integrator `i` (`request` = SweepCase(spec, c) with that integrator);
+  /// empty: RunScenario(request)["runs"][0] in the calling worker thread. A StepFailure it throws makes a
+  /// step_failure row. The MPI layer (sweep/mpi_sweep.h) sets it to hand the case to another rank.
+  std::function<nlohmann::json(size_t c, size_t i, const RunRequest& request)> run_case;
 };
 
 struct SweepResult {
@@ -79,6 +84,12 @@ const std::vector<std::string>& DefaultSweepMetrics();
 /// <--metric keys>, [<reference error columns>], wall_time_s (always last: the only column that depends on
 /// timing).
 std::vector<std::string> SweepColumns(const SweepSpec& spec);
+/// Integrator names of the sweep (--integrator, else the scenario's list, else velocity_verlet).
+std::vector<std::string> SweepIntegrators(const SweepSpec& spec);
+/// Scenario of case `c` (0 <= c < number of cases): the base scenario plus one override per axis.
+Scenario SweepCase(const SweepSpec& spec, size_t c);
+/// "key=value key=value" of case `c`.
+std::string SweepCaseLabel(const SweepSpec& spec, size_t c);
 /// Number of rows = product of axis sizes x number of integrators.
 size_t SweepRowCount(const SweepSpec& spec);
 /// 16 hex digits identifying what the sweep computes (not where it writes or how many threads).
