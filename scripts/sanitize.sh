@@ -12,4 +12,7 @@ cmake --build "$SANITIZE_BUILD" -j "$JOBS" --target impactlab impactlab_tests
 # Release ctest (scripts/test.sh's first step, or another checkout) running at the same time.
 export TMPDIR="$PWD/$SANITIZE_BUILD/tmp"
 mkdir -p "$TMPDIR"
-ctest --test-dir "$SANITIZE_BUILD" --output-on-failure -j "$JOBS" --timeout 1800 "$@"
+# The [mpi] tests are left out here (docs/reliability.md "Exclusions"): they time mpirun's signal handling (a
+# killed rank, SIGINT within mpirun's ~1 s grace), which the ~10x slower sanitized binary does not meet; they run
+# in the Release suite of scripts/test.sh, and the sanitized sweep code runs in the non-MPI sweep tests.
+ctest --test-dir "$SANITIZE_BUILD" --output-on-failure -j "$JOBS" --timeout 1800 -E '\[mpi\]' "$@"
