@@ -7,6 +7,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PACKAGES=(build-essential cmake pkg-config libeigen3-dev libsundials-dev libboost-dev libceres-dev
           doctest-dev nlohmann-json3-dev libtoml11-dev libcli11-dev libbenchmark-dev
           python3 python3-matplotlib chromium
+          python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest  # Python module (python/)
+          jupyter-nbconvert python3-ipykernel doxygen  # example notebook run by the tests; API reference (docs target)
           clang libclang-rt-14-dev llvm-14)  # sanitizer + fuzz builds (scripts/sanitize.sh, scripts/fuzz.sh)
 
 missing=()

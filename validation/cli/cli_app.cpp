@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "core/errors.h"
+#include "version/build_info.h"
 
 namespace impactlab::cli {
 
@@ -38,6 +39,7 @@ int RunCli(int argc, const char* const* argv, CliMode mode, std::ostream& out, s
   const CheckOnlyScope scope(mode == CliMode::kCheckOnly);
   CLI::App app{"impactlab: time integration of contact problems"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", VersionText(), "print the version of impactlab and of Eigen, SUNDIALS, Boost, Ceres");
   Action action;
   AddListCommand(app, action);
   AddRunCommand(app, action);

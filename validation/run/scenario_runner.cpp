@@ -134,6 +134,8 @@ nlohmann::json RunScenario(const RunRequest& request) {
                                                   output_every);
       observers.push_back(writer.get());
     }
+    if (request.observers)
+      for (StepObserver* o : request.observers(*integrator)) observers.push_back(o);
     const SimulationRecord record = Simulate(system, *integrator, system.InitialState(), options, observers);
     nlohmann::json run;
     run["integrator"] = integrator->name();

@@ -30,6 +30,9 @@ struct RunRequest {
   bool strict = false;
   /// Receives each warning (one line) as it arises; null: warnings only go into the summary.
   std::function<void(const std::string&)> warn;
+  /// Extra observers of each integrator's run (e.g. the Python module's trajectory recorder), asked once
+  /// per integrator just before its run; they must live until RunScenario returns. Null: none.
+  std::function<std::vector<StepObserver*>(const Integrator&)> observers;
 };
 
 /// Default largest physical overlap as a fraction of the contact's characteristic size
