@@ -36,12 +36,24 @@ MechanicalState BallOnPlate::InitialState() const {
   return s;
 }
 
-double BallOnPlate::Potential(const Eigen::VectorXd& q) const { return StructurePotential(*this, q); }
+// V, ∇V, ∇²V written out: the structure helpers (system/pair_potential_structure.h) count a term only while
+// its δ > 0 — right for the unilateral contact, wrong for the support spring, which also pulls (x_p > 0).
+double BallOnPlate::Potential(const Eigen::VectorXd& q) const {
+  return terms_.front().elastic->Potential(q[1] - q[0]) + 0.5 * p_.support_stiffness * q[1] * q[1];
+}
 void BallOnPlate::PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const {
-  StructurePotentialGradient(*this, q, g);
+  const double f = terms_.front().elastic->Force(q[1] - q[0]);  // W′(δ), 0 for δ ≤ 0
+  g[0] = -f;
+  g[1] = f + p_.support_stiffness * q[1];
 }
 Eigen::SparseMatrix<double> BallOnPlate::PotentialHessian(const Eigen::VectorXd& q) const {
-  return StructurePotentialHessian(*this, q);
+  const double k = terms_.front().elastic->Stiffness(q[1] - q[0]);  // W″(δ), 0 for δ < 0
+  Eigen::SparseMatrix<double> h(2, 2);
+  h.insert(0, 0) = k;
+  h.insert(0, 1) = -k;
+  h.insert(1, 0) = -k;
+  h.insert(1, 1) = k + p_.support_stiffness;
+  return h;
 }
 Eigen::SparseMatrix<double> BallOnPlate::DampingMatrix(const Eigen::VectorXd& q) const {
   return StructureDampingMatrix(*this, q);

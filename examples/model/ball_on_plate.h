@@ -10,7 +10,9 @@
 // the mass of the relative motion). With k_s = 0 (free plate) and an undamped law this is Newton's elastic
 // two-body impact: after separation v_b = −v₀ (m_b − m_p)/(m_b + m_p), v_p = −2 m_b v₀/(m_b + m_p)
 // [e.g. Goldsmith 1960, §2] — the reference the example checks. Exposes the contact and the spring as
-// contact terms (system/pair_potential_structure.h) so that the energy-conserving schemes run on it.
+// contact terms (system/pair_potential_structure.h) so that the energy-conserving schemes run on it; the
+// spring is a bilateral term (it acts for both signs of x_p), so V, ∇V, ∇²V are written out, not taken from
+// the structure helpers, which count a term only while its δ > 0.
 #pragma once
 
 #include <memory>

@@ -63,7 +63,7 @@ void RegisterBallOnPlate() {
                 });
 }
 
-std::string Scenario(double k_support, double e) {
+std::string ScenarioText(double k_support, double e) {
   std::ostringstream s;
   s << "model = \"ball_on_plate\"\nnormal_law = \"hertz\"\nE_star = 5.0e10\nR_star = 0.01\nm_ball = 0.011728\n"
     << "m_plate = 0.05\nv0 = 1.0\nk_support = " << k_support << "\ne = " << e << "\nt_end = 3e-4\ndt = 1e-7\n"
@@ -89,11 +89,11 @@ int main(int argc, char** argv) {
   try {
     RunRequest req;
     req.integrators = schemes;
-    req.scenario = ParseScenario(Scenario(0.0, 1.0), "ball_on_free_plate");
+    req.scenario = ParseScenario(ScenarioText(0.0, 1.0), "ball_on_free_plate");
     req.out_dir = (out / "free_plate").string();
     std::filesystem::create_directories(req.out_dir);
     const auto free_plate = RunScenario(req);
-    req.scenario = ParseScenario(Scenario(1e8, 0.8), "ball_on_spring_plate");
+    req.scenario = ParseScenario(ScenarioText(1e8, 0.8), "ball_on_spring_plate");
     req.out_dir = (out / "spring_plate_e0.8").string();
     std::filesystem::create_directories(req.out_dir);
     const auto spring_plate = RunScenario(req);

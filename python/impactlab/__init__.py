@@ -168,7 +168,14 @@ def sweep(scenario: str | os.PathLike | Mapping[str, Any], vary: Mapping[str, Se
             row = dict(point)
             row.update({k: v for k, v in r.items() if not isinstance(v, (dict, _builtin_list))})
             rows.append(row)
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    for c in df.columns:  # None (e.g. no rebound) -> NaN in numeric columns
+        if df[c].dtype == object:
+            try:
+                df[c] = pd.to_numeric(df[c])
+            except (ValueError, TypeError):
+                pass
+    return df
 
 
 def register_normal_law(name: str, summary: str, factory, keys: Mapping[str, float | None]) -> None:
