@@ -39,8 +39,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/impactlabConfigVersion.cm
 install(FILES ${PROJECT_BINARY_DIR}/impactlabConfig.cmake ${PROJECT_BINARY_DIR}/impactlabConfigVersion.cmake
         DESTINATION ${IMPACTLAB_INSTALL_CMAKEDIR})
 
-# pkg-config: the four static libraries in link order, then the shared libraries they use. Ceres ships no
-# .pc file on Debian 12 (-lceres is linked directly; glog, which its headers use, through libglog.pc).
+# pkg-config, relocatable (prefix = the .pc file's folder/../..): the four static libraries in link order,
+# then the shared libraries they use. Ceres ships no .pc file on Debian 12 (-lceres is linked directly; glog,
+# which its headers use, through libglog.pc).
 set(IMPACTLAB_PC_LIBS_PRIVATE "-lceres -lsundials_cvode -lsundials_kinsol -lsundials_nvecserial -lsundials_sunlinsoldense -lsundials_sunmatrixdense -lpthread")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/impactlab.pc.in ${PROJECT_BINARY_DIR}/impactlab.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/impactlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -38,15 +38,19 @@ for ex in contact_law integrator model; do build_example "$ex"; done
 
 step "example contact_law: a new normal law vs five integrators"
 "$WORK/ex-contact_law/contact_law_example" "$WORK/out-contact_law"
-"$WORK/ex-contact_law/contact_law_example" cli list | grep -q '^  duffing - ' \
-  || { echo "test_install: the user-registered law is not in the user's 'list'" >&2; exit 1; }
+# (outputs captured first: `prog | grep -q` would fail under pipefail when grep exits before prog ends)
+listing=$("$WORK/ex-contact_law/contact_law_example" cli list)
+grep -q '^  duffing - ' <<<"$listing" || { echo "test_install: the user-registered law is not in the user's 'list'" >&2; exit 1; }
 step "example integrator: a new integrator, contract, order audit, conservation"
 "$WORK/ex-integrator/integrator_example" "$WORK/out-integrator"
-"$WORK/ex-integrator/integrator_example" cli list | grep -q '^  yoshida4 (order 4)' \
+listing=$("$WORK/ex-integrator/integrator_example" cli list)
+grep -q '^  yoshida4 (order 4)' <<<"$listing" \
   || { echo "test_install: the user-registered integrator is not in the user's 'list'" >&2; exit 1; }
-if "$WORK/ex-integrator/integrator_example" cli list --help 2>/dev/null | grep -q -- '--matrix'; then
-  "$WORK/ex-integrator/integrator_example" cli list --matrix | grep -q yoshida4 \
+if grep -q -- '--matrix' <<<"$("$WORK/ex-integrator/integrator_example" cli list --help 2>&1)"; then
+  matrix=$("$WORK/ex-integrator/integrator_example" cli list --matrix)
+  grep -q yoshida4 <<<"$matrix" \
     || { echo "test_install: the user-registered integrator is not in the user's 'list --matrix'" >&2; exit 1; }
+  echo "yoshida4 is in the user's 'list --matrix'"
 fi
 "$WORK/ex-integrator/integrator_example" cli converge "$PREFIX/share/impactlab/scenarios/hertz_unit_exact.toml" \
   --integrator yoshida4 --integrator velocity_verlet --dt-min 2.5e-3 --dt-max 0.04 --levels 5 --out "$WORK/out-converge"
@@ -55,6 +59,7 @@ step "example model: a new model with built-in laws and integrators"
 
 step "pkg-config consumer"
 cat >"$WORK/pc.cpp" <<'CPP'
+#include <cmath>
 #include <iostream>
 #include "contact/power_law.h"
 #include "registry/registries.h"
@@ -62,7 +67,7 @@ int main() {
   const impactlab::HertzLaw law(1e9);
   std::cout << "pkg-config consumer: " << impactlab::IntegratorRegistry().names().size() << " integrators, F(1e-6) = "
             << law.Force(1e-6) << " N\n";
-  return law.Force(1e-6) == 1e9 * 1e-9 ? 0 : 1;
+  return std::abs(law.Force(1e-6) - 1.0) < 1e-12 ? 0 : 1;  // F = k δ^1.5 = 1e9 · 1e-9 N
 }
 CPP
 PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
