@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Measures the cost of a normal contact law written in Python (docs/python.md): the same undamped unit
-Hertz impact (velocity Verlet and RK4, dt = 1e-4, 5e4 steps) with the built-in Hertz law and with the
+Hertz impact inside the contact (velocity Verlet and RK4, dt = 1e-4, t_end = 3.2 s < t_c: 32000 steps) with the built-in Hertz law and with the
 Python one; prints wall time per run, per RHS evaluation, and the ratio (median of 5 runs each).
-Usage: PYTHONPATH=<prefix>/lib/python3/dist-packages python3 python/measure_python_law.py"""
+Usage: PYTHONPATH=<prefix>/lib/python3/dist-packages python3 scripts/measure_python_law.py"""
 import statistics
 import time
 
@@ -31,7 +31,7 @@ class PyHertz:
 
 impactlab.register_normal_law("py_hertz_measure", "Hertz in Python", PyHertz, keys={"k": None})
 sc = {"model": "contact_oscillator", "normal_law": "hertz", "k": 1.0, "m": 1.0, "v0": 1.0, "e": 1.0,
-      "t_end": 5.0, "dt": 1e-4}
+      "t_end": 3.2, "dt": 1e-4}  # in contact for the whole run (t_c = 3.218 s)
 for integrator in ("velocity_verlet", "rk4"):
     out = {}
     for law in ("hertz", "py_hertz_measure"):
