@@ -7,12 +7,12 @@
 //   V(q) = W(δ) + ½ k_s x_p²,   m_b ẍ_b = +F_n,   m_p ẍ_p = −F_n − k_s x_p,   F_n = W′(δ) + C(δ) δ̇.
 //
 // W is any normal law of the registry and C any damping law (bound to the reduced mass m_b m_p/(m_b + m_p),
-// the mass of the relative motion). With k_s = 0 (free plate) and an undamped law this is Newton's elastic
-// two-body impact: after separation v_b = −v₀ (m_b − m_p)/(m_b + m_p), v_p = −2 m_b v₀/(m_b + m_p)
-// [e.g. Goldsmith 1960, §2] — the reference the example checks. Exposes the contact and the spring as
-// contact terms (system/pair_potential_structure.h) so that the energy-conserving schemes run on it; the
-// spring is a bilateral term (it acts for both signs of x_p), so V, ∇V, ∇²V are written out, not taken from
-// the structure helpers, which count a term only while its δ > 0.
+// the mass of the relative motion). With k_s = 0 (free plate) and an undamped law this is the elastic
+// collinear two-body impact: after separation v_b = −v₀ (m_b − m_p)/(m_b + m_p), v_p = −2 m_b v₀/(m_b + m_p)
+// [Stronge 2000, Impact Mechanics, ch. 2, with e = 1] — the reference the example checks. Exposes the
+// contact and the spring as contact terms (system/pair_potential_structure.h) so that the energy-conserving
+// schemes run on it; the spring is a bilateral term (it acts for both signs of x_p), so V, ∇V, ∇²V are
+// written out, not taken from the structure helpers, which count a term only while its δ > 0.
 #pragma once
 
 #include <memory>

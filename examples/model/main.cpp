@@ -3,7 +3,7 @@
 // built-in integrator — explicit, adaptive, implicit, energy-conserving — runs on it through RunScenario.
 //
 //   1. free plate (k_support = 0), undamped Hertz contact: Newton's elastic two-body impact is exact,
-//      v_b,out = −v₀ (m_b − m_p)/(m_b + m_p) [Goldsmith 1960, §2]; each integrator's ball exit velocity is
+//      v_b,out = −v₀ (m_b − m_p)/(m_b + m_p) [Stronge 2000, ch. 2]; each integrator's ball exit velocity is
 //      compared with it, and the energy error / balance residual reported;
 //   2. spring-supported plate (k_support = 1e8 N/m, the plate's period ≈ 1.4e-4 s ~ 2 contact times), Tsuji
 //      damping e = 0.8: no closed form; the integrators are compared with CVODE at rtol 1e-12.

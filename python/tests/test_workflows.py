@@ -32,7 +32,7 @@ def test_sweep_returns_the_calibrated_restitution_for_every_point():
     assert len(df) == 6 and set(df.columns) >= {"e", "v0", "integrator", "restitution", "contact_duration"}
     # Tsuji damping calibrated by α(e, p) gives the target e at every impact speed [Feng 2026, Theorem 2]
     assert np.allclose(df["restitution"], df["e"], rtol=1e-6, atol=0)
-    # Hertz contact time scales as v0^{-1/5} [Johnson 1985, §11.4]
+    # the contact time scales as v0^{-beta}, beta = (p - 1)/(p + 1) = 1/5 for Hertz [Feng 2026, Theorem 1; docs/theory.md §5]
     for e, g in df.groupby("e"):
         t = g.sort_values("v0")["contact_duration"].to_numpy()
         assert t[0] / t[1] == pytest.approx(4.0 ** 0.2, rel=1e-6)
