@@ -33,7 +33,8 @@ install(EXPORT impactlabTargets NAMESPACE impactlab:: DESTINATION ${IMPACTLAB_IN
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/impactlabConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/impactlabConfig.cmake
-                              INSTALL_DESTINATION ${IMPACTLAB_INSTALL_CMAKEDIR})
+                              INSTALL_DESTINATION ${IMPACTLAB_INSTALL_CMAKEDIR}
+                              PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_DATADIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/impactlabConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/impactlabConfig.cmake ${PROJECT_BINARY_DIR}/impactlabConfigVersion.cmake
