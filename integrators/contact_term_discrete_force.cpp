@@ -1,5 +1,7 @@
 #include "integrators/contact_term_discrete_force.h"
 
+#include "integrators/gonzalez_discrete_gradient.h"
+
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -203,6 +205,31 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
     jacobian->u.resize(0);
     jacobian->w.resize(0);
   }
+}
+
+IntegratorTraits QuotientDiscreteGradient::EnergyMomentumTraits(std::string reference, std::string damping_treatment) {
+  IntegratorTraits t;
+  t.order = 2;
+  t.implicit = true;
+  t.conserves_energy = true;
+  t.conserves_momentum = true;
+  t.library = "impactlab";
+  t.reference = std::move(reference);
+  t.damping_treatment = std::move(damping_treatment);
+  return t;
+}
+
+void QuotientDiscreteGradient::Prepare(const ConstantMassSystem& system) {
+  // A potential that is not a sum of scalar-gap terms (the ECC volume law of ellipsoid_wall) has no gap or
+  // invariant quotient: its discrete gradient is Gonzalez's Cartesian one (docs/conserving-schemes.md).
+  structure_ = dynamic_cast<const PairPotentialStructure*>(&system);
+}
+
+void QuotientDiscreteGradient::EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
+                                                     const Eigen::VectorXd& q1, double h,
+                                                     DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const {
+  if (!structure_) return EvaluateGonzalezDiscreteForce(system, q0, q1, h, out, jacobian);
+  EvaluateContactTermDiscreteForce(*structure_, form_, q0, q1, h, out, jacobian);
 }
 
 }  // namespace impactlab

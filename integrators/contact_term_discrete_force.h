@@ -18,16 +18,37 @@
 // δ-space or C-space.) The Jacobian ∂F̄/∂q_{n+1} is exact (derived in docs/conserving-schemes.md).
 #pragma once
 
+#include "contact/contact_law.h"  // DiscreteGradientForm
 #include "integrators/midpoint_family_integrator.h"
 #include "system/pair_potential_structure.h"
 
 namespace impactlab {
 
-enum class DiscreteGradientForm { kGapQuotient, kInvariantQuotient };
-
 void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
                                       const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double h,
                                       DiscreteForceEvaluation& out, NewtonJacobian* jacobian);
+
+/// The shared machinery of the two quotient schemes (Simo–Tarnow: form kGapQuotient; Gonzalez invariant: form
+/// kInvariantQuotient): the discrete force above on pair-potential models, Gonzalez's Cartesian discrete gradient
+/// on constant-mass models whose potential is not a sum of scalar-gap terms (the ECC volume law), and the contact
+/// seam on DiscreteContactSystem models (friction, spin). The two differ only in the form and their traits.
+class QuotientDiscreteGradient : public MidpointFamilyIntegrator {
+ public:
+  DiscreteGradientForm contact_form() const override { return form_; }
+
+ protected:
+  QuotientDiscreteGradient(DiscreteGradientForm form, ImplicitSchemeOptions options)
+      : MidpointFamilyIntegrator(options), form_(form) {}
+  /// Traits common to both: order 2, implicit, energy and momentum conserving, library impactlab.
+  static IntegratorTraits EnergyMomentumTraits(std::string reference, std::string damping_treatment);
+
+ private:
+  void Prepare(const ConstantMassSystem& system) override;
+  void EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
+                             double h, DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const override;
+  DiscreteGradientForm form_;
+  const PairPotentialStructure* structure_ = nullptr;
+};
 
 /// The structure behind `system`, or InvalidParameter naming the integrator.
 const PairPotentialStructure& RequirePairPotentialStructure(const MechanicalSystem& system,

@@ -12,10 +12,10 @@
 // Tangential (spring g_T in MechanicalState::z), G_T = relative tangential displacement direction of the
 // common contact point at q_{n+½}, Δs = G_T·Δq:
 //   stick: g_{n+1} = g_n + Δs,  F_T = K_T (g_n + g_{n+1})/2 + c_T Δs/Δt       if |F_T| ≤ μ |F_N|
-//   slip:  F_T = Ψ μ |F_N| (Seed003 eq. 7, Ψ = sgn of the stick trial), and the spring takes the value whose
-//          midpoint force is the slip force: K_T (g_n + g_{n+1})/2 = F_T.
+//   slip:  F_T = Ψ μ |F_N| (Seed003 eq. 7, Ψ = sgn of the stick trial), and the spring returns onto the
+//          friction cone, K_T g_{n+1} = F_T (so the stored spring force never exceeds μ|F_N|).
 // Per contact and per step this gives exactly (to round-off, once the fixed point has converged):
-//   Δ(K + V_N + V_T) = −c_N Δδ²/Δt − c_T Δs²/Δt (stick) − W_slip (slip),  W_slip = F_T (Δs − Δg_T),
+//   Δ(K + V_N + V_T) = −c_N Δδ²/Δt − c_T Δs²/Δt (stick) − W_slip (slip),  W_slip = F_T Δs − ΔV_T,
 // i.e. energy conservation in normal contact and stick (ξ = 0), dissipation = Coulomb slip work in slip.
 // When a contact opens (δ_{n+1} ≤ 0) its spring is reset to 0 and the released ½ K_T g² is booked as
 // dissipated ("release"), so the ledger E + D stays exact. Gravity is a linear potential (exact).
@@ -24,30 +24,26 @@
 // anyway); no Jacobian. Non-convergence → kRetrySmallerStep.
 // EFDA advances the springs z itself (they are part of its discrete equations) and therefore does not call
 // MechanicalSystem::UpdateHistory, which would apply the model's explicit return mapping a second time.
-// The integrator needs the system to implement PlanarContactSystem (lib/planar/planar_contact_system.h).
+// The contact forces are planar/planar_discrete_contacts.h (shared with the Newton-solved midpoint schemes).
+//
+// Beyond the plane (the same discrete equations through the contact seam, the same fixed-point solver):
+//   DiscreteContactSystem models (sphere_wall, sphere_pair: Hertz ⊕ damping ⊕ any tangential law): the gap
+//     quotient form of contact/contact_law.h; stick/slip is the tangential law's return mapping of the step,
+//     its slip work W_f and the law's own generated energy W_g booked per step, so that exactly
+//     E_{n+1} − E_n = −(damping work + W_f) + W_g;
+//   pair-potential models (frictionless): the Simo–Tarnow gap quotients (integrators/contact_term_discrete_force.h);
+//   other constant-mass models (the ECC ellipsoid): Gonzalez's discrete gradient of V.
 #pragma once
 
 #include <vector>
 
 #include "integrators/integrator.h"
+#include "planar/planar_discrete_contacts.h"
 
 namespace impactlab {
 
 /// Energy bookkeeping of the last accepted EFDA step (for tests and studies).
-struct EfdaStepReport {
-  double normal_dashpot_work = 0.0;      ///< Σ c_N Δδ²/Δt [J]
-  double tangential_dashpot_work = 0.0;  ///< Σ c_T Δs²/Δt over sticking contacts [J]
-  double slip_work = 0.0;                ///< Σ F_T (Δs − Δg_T) over slipping contacts [J] (Coulomb work)
-  double release_energy = 0.0;           ///< Σ ½ K_T g² of springs dropped at contact opening [J]
-  int active_contacts = 0;
-  int sticking_contacts = 0;
-  int slipping_contacts = 0;
-  /// Contacts whose momentum-neutral Gonzalez correction was skipped (near-rigid relative motion, d·Δq ≈ 0);
-  /// their energy identity then holds only to the skipped residual.
-  int correction_skipped = 0;
-  int iterations = 0;
-  double total() const { return normal_dashpot_work + tangential_dashpot_work + slip_work + release_energy; }
-};
+using EfdaStepReport = PlanarStepReport;
 
 class Efda final : public Integrator {
  public:
@@ -67,6 +63,11 @@ class Efda final : public Integrator {
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  StepResult DoPlanarStep(const MechanicalSystem& system, MechanicalState& state, double h);
+  /// The fixed point q ← q_n + h/2 (v_n + v_{n+1}(q)), v_{n+1} = v_n − h M⁻¹ F̄(q_n, q) for a force callback.
+  template <class Force>
+  bool FixedPoint(const MechanicalState& before, const Eigen::VectorXd& minv, double h, Eigen::VectorXd& q1,
+                  Force&& force, int& iterations);
 
   Options options_;
   EfdaStepReport last_;

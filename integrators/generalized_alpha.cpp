@@ -1,7 +1,10 @@
 #include "integrators/generalized_alpha.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "core/errors.h"
 
 namespace impactlab {
 
@@ -70,9 +73,120 @@ class GeneralizedAlphaResidual final : public NewtonSystem {
   Eigen::VectorXd m_;
 };
 
+// Acceleration form for any model with q̇ = v (see the header); unknown d_{n+1}, forward-difference Jacobian.
+class AccelerationFormResidual final : public NewtonSystem {
+ public:
+  AccelerationFormResidual(const MechanicalSystem& s, const GeneralizedAlphaParameters& p, const MechanicalState& n,
+                           const Eigen::VectorXd& a0, double h, long& evaluations)
+      : s_(s), p_(p), n_(n), a0_(a0), h_(h), evaluations_(evaluations), trial_(n) {
+    trial_.t = n.t + h;
+  }
+  void Kinematics(const Eigen::VectorXd& d1, Eigen::VectorXd& a1, Eigen::VectorXd& v1) const {
+    a1 = (d1 - n_.q - h_ * n_.v - h_ * h_ * (0.5 - p_.beta) * a0_) / (p_.beta * h_ * h_);
+    v1 = n_.v + h_ * ((1.0 - p_.gamma) * a0_ + p_.gamma * a1);
+  }
+  double Evaluate(const Eigen::VectorXd& d1, Eigen::VectorXd& r, NewtonJacobian* j) override {
+    const double scale = Residual(d1, r);
+    if (j) {
+      const Eigen::Index n = d1.size();
+      Eigen::MatrixXd dense(n, n);
+      Eigen::VectorXd dp = d1, rp(n);
+      const double motion = (d1 - n_.q).lpNorm<Eigen::Infinity>() + h_ * n_.v.lpNorm<Eigen::Infinity>();
+      for (Eigen::Index c = 0; c < n; ++c) {
+        dp[c] = d1[c] + 1.5e-8 * std::max({std::abs(d1[c]), motion, 1e-300});
+        const double e = dp[c] - d1[c];
+        Residual(dp, rp);
+        dense.col(c) = (rp - r) / e;
+        dp[c] = d1[c];
+      }
+      j->matrix = dense.sparseView();
+      j->u.resize(0);
+      j->w.resize(0);
+    }
+    return scale;
+  }
+
+ private:
+  double Residual(const Eigen::VectorXd& d1, Eigen::VectorXd& r) {
+    Eigen::VectorXd a1, v1;
+    Kinematics(d1, a1, v1);
+    trial_.q = d1;
+    trial_.v = v1;
+    Eigen::VectorXd f1(d1.size());
+    s_.Acceleration(trial_, f1);
+    ++evaluations_;
+    if (f0_.size() == 0) {
+      f0_.resize(d1.size());
+      s_.Acceleration(n_, f0_);
+      ++evaluations_;
+    }
+    r = (1.0 - p_.alpha_m) * a1 + p_.alpha_m * a0_ - (1.0 - p_.alpha_f) * f1 - p_.alpha_f * f0_;
+    return a1.lpNorm<Eigen::Infinity>() + a0_.lpNorm<Eigen::Infinity>() + f1.lpNorm<Eigen::Infinity>() +
+           f0_.lpNorm<Eigen::Infinity>() +
+           ((d1 - n_.q).lpNorm<Eigen::Infinity>() + d1.lpNorm<Eigen::Infinity>()) / (p_.beta * h_ * h_);
+  }
+  const MechanicalSystem& s_;
+  const GeneralizedAlphaParameters& p_;
+  const MechanicalState& n_;
+  const Eigen::VectorXd& a0_;
+  double h_;
+  long& evaluations_;
+  MechanicalState trial_;
+  Eigen::VectorXd f0_;
+};
+
 }  // namespace
 
+StepResult GeneralizedAlpha::DoAccelerationFormStep(const MechanicalSystem& system, MechanicalState& state,
+                                                    double h) {
+  const MechanicalState& before = step_start();
+  const Eigen::Index n = state.v.size();
+  Eigen::VectorXd a0(n);
+  if (cache_valid_ && cached_state_.SameValues(state)) {
+    a0 = cached_acceleration_;
+  } else {
+    system.Acceleration(before, a0);
+    ++stats_.rhs_evaluations;
+  }
+  long evaluations = 0;
+  AccelerationFormResidual residual(system, p_, before, a0, h, evaluations);
+  Eigen::VectorXd d1 = before.q + h * before.v + 0.5 * h * h * a0;
+  const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
+  const NewtonReport rep = SolveNewton(residual, d1, step_scale, options_.newton);
+  stats_.newton_iterations += rep.iterations;
+  stats_.jacobian_evaluations += rep.jacobian_evaluations;
+  stats_.rhs_evaluations += evaluations;
+  StepResult result;
+  result.newton_iterations = rep.iterations;
+  result.residual_norm = rep.residual_norm;
+  if (!rep.converged) {
+    result.status = StepStatus::kRetrySmallerStep;
+    result.message = name_ + ": " + rep.message;
+    return result;
+  }
+  Eigen::VectorXd a1, v1;
+  residual.Kinematics(d1, a1, v1);
+  const double p0 = system.DissipationPower(before);
+  state.q = d1;
+  state.v = v1;
+  state.t = before.t + h;
+  state.z = before.z;
+  state.dissipated = before.dissipated + 0.5 * h * (p0 + system.DissipationPower(state));
+  system.UpdateHistory(before, state);
+  cached_state_ = state;
+  cached_acceleration_ = a1;
+  cache_valid_ = true;
+  return result;
+}
+
 StepResult GeneralizedAlpha::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
+  if (!dynamic_cast<const ConstantMassSystem*>(&system)) {
+    if (state.q.size() != state.v.size())
+      throw InvalidParameter("integrator", "\"" + name_ + "\" on model \"" + system.name() + "\"",
+                             "a model with q' = v; this model has q' = N(q) v (unit quaternions), which Newmark's "
+                             "displacement update d + h v + ... does not keep on the unit sphere");
+    return DoAccelerationFormStep(system, state, h);
+  }
   const ConstantMassSystem& cms = RequireConstantMassSystem(system, name_);
   const MechanicalState& before = step_start();  // kept by Step()
   const Eigen::Index n = state.q.size();

@@ -15,6 +15,14 @@
 // ΔV − ½Δd·(∇V_n + ∇V_{n+1}) [THEORY.md §9]. The dissipated work is recorded by the trapezoidal rule
 // h/2 (P_n + P_{n+1}), P = vᵀ C v. The acceleration a_n is carried between steps (recomputed from the
 // equations of motion when the state was changed from outside).
+//
+// Models that are not a ConstantMassSystem but have q̇ = v and a constant mass matrix (contacts with friction and
+// spin: sphere_wall, sphere_pair, the planar ellipses) are advanced in the acceleration form of the same scheme,
+//   (1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) a(t_{n+1}, d_{n+1}, v_{n+1}, z_n) + α_f a(t_n, d_n, v_n, z_n),
+// identical to the force form for constant M (multiply by M); a(·) is the model's Acceleration with the history
+// of the committed step (the tangential laws' trial springs), Newton with a forward-difference Jacobian, the
+// dissipated work by the trapezoidal rule of the model's DissipationPower, and UpdateHistory commits the step.
+// Models with q̇ = N(q)v, N ≠ I (unit quaternions) are refused with the reason.
 #pragma once
 
 #include <string>
@@ -35,6 +43,7 @@ class GeneralizedAlpha final : public Integrator {
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  StepResult DoAccelerationFormStep(const MechanicalSystem& system, MechanicalState& state, double h);
   std::string name_;
   GeneralizedAlphaParameters p_;
   ImplicitSchemeOptions options_;

@@ -20,6 +20,12 @@ IntegratorTraits GonzalezDiscreteGradient::traits() const {
 void GonzalezDiscreteGradient::EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
                                                      const Eigen::VectorXd& q1, double h,
                                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const {
+  EvaluateGonzalezDiscreteForce(system, q0, q1, h, out, jacobian);
+}
+
+void EvaluateGonzalezDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
+                                   const Eigen::VectorXd& q1, double h, DiscreteForceEvaluation& out,
+                                   NewtonJacobian* jacobian) {
   const Eigen::Index n = q0.size();
   const Eigen::VectorXd qm = 0.5 * (q0 + q1), dq = q1 - q0;
   Eigen::VectorXd g(n);

@@ -16,11 +16,18 @@
 
 namespace impactlab {
 
+/// The Cartesian discrete gradient force above for any ConstantMassSystem (also the fallback of Simo–Tarnow and
+/// of the invariant form on models whose potential is not a sum of scalar-gap terms, e.g. the ECC volume law).
+void EvaluateGonzalezDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
+                                   const Eigen::VectorXd& q1, double h, DiscreteForceEvaluation& out,
+                                   NewtonJacobian* jacobian);
+
 class GonzalezDiscreteGradient final : public MidpointFamilyIntegrator {
  public:
   explicit GonzalezDiscreteGradient(ImplicitSchemeOptions options = {}) : MidpointFamilyIntegrator(options) {}
   std::string name() const override { return "gonzalez_dg"; }
   IntegratorTraits traits() const override;
+  DiscreteGradientForm contact_form() const override { return DiscreteGradientForm::kCartesian; }
 
  private:
   void EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,

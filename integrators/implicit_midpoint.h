@@ -19,6 +19,7 @@ class ImplicitMidpoint final : public MidpointFamilyIntegrator {
   explicit ImplicitMidpoint(ImplicitSchemeOptions options = {}) : MidpointFamilyIntegrator(options) {}
   std::string name() const override { return "implicit_midpoint"; }
   IntegratorTraits traits() const override;
+  DiscreteGradientForm contact_form() const override { return DiscreteGradientForm::kMidpoint; }
 
  private:
   void EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,

@@ -13,17 +13,12 @@
 
 namespace impactlab {
 
-class InvariantDiscreteGradient final : public MidpointFamilyIntegrator {
+class InvariantDiscreteGradient final : public QuotientDiscreteGradient {
  public:
-  explicit InvariantDiscreteGradient(ImplicitSchemeOptions options = {}) : MidpointFamilyIntegrator(options) {}
+  explicit InvariantDiscreteGradient(ImplicitSchemeOptions options = {})
+      : QuotientDiscreteGradient(DiscreteGradientForm::kInvariantQuotient, options) {}
   std::string name() const override { return "gonzalez_dg_invariant"; }
   IntegratorTraits traits() const override;
-
- private:
-  void Prepare(const ConstantMassSystem& system) override;
-  void EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
-                             double h, DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const override;
-  const PairPotentialStructure* structure_ = nullptr;
 };
 
 }  // namespace impactlab

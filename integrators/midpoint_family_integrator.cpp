@@ -1,5 +1,6 @@
 #include "integrators/midpoint_family_integrator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -12,8 +13,8 @@ const ConstantMassSystem& RequireConstantMassSystem(const MechanicalSystem& syst
   const auto* cms = dynamic_cast<const ConstantMassSystem*>(&system);
   if (!cms)
     throw InvalidParameter("integrator", "\"" + integrator + "\"",
-                           "a model with a constant diagonal mass matrix (ConstantMassSystem); model \"" +
-                               system.name() + "\" is not one");
+                           "a model with a constant diagonal mass matrix (ConstantMassSystem or "
+                           "DiscreteContactSystem); model \"" + system.name() + "\" is neither");
   return *cms;
 }
 
@@ -59,9 +60,110 @@ class MidpointResidual final : public NewtonSystem {
   DiscreteForceEvaluation eval_;
 };
 
+// R(q₁) = (2M/h²)(Δq − h v_n) + F̄(state_n, q₁) for a DiscreteContactSystem; forward-difference Jacobian.
+class ContactStepResidual final : public NewtonSystem {
+ public:
+  ContactStepResidual(const DiscreteContactSystem& contacts, const MechanicalState& before, double h,
+                      DiscreteGradientForm form, long& evaluations)
+      : contacts_(contacts), before_(before), m_(contacts.DiscreteMassDiagonal()), h_(h), form_(form),
+        evaluations_(evaluations) {}
+  double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
+    const double s = Residual(q1, r, eval_);
+    if (j) {
+      const Eigen::Index n = q1.size();
+      Eigen::MatrixXd dense(n, n);
+      Eigen::VectorXd qp = q1, rp(n);
+      const double motion = (q1 - before_.q).lpNorm<Eigen::Infinity>() + h_ * before_.v.lpNorm<Eigen::Infinity>();
+      for (Eigen::Index c = 0; c < n; ++c) {
+        // Step: √ε relative to the coordinate's own size and to the motion of the step.
+        const double e = 1.5e-8 * std::max({std::abs(q1[c]), motion, 1e-300});
+        qp[c] = q1[c] + e;
+        const double ec = qp[c] - q1[c];  // the step actually represented
+        Residual(qp, rp, probe_);
+        dense.col(c) = (rp - r) / ec;
+        qp[c] = q1[c];
+      }
+      j->matrix = dense.sparseView();
+      j->u.resize(0);
+      j->w.resize(0);
+    }
+    return s;
+  }
+  const DiscreteContactStep& last() const { return eval_; }
+
+ private:
+  double Residual(const Eigen::VectorXd& q1, Eigen::VectorXd& r, DiscreteContactStep& eval) {
+    contacts_.EvaluateDiscreteStep(before_, q1, h_, form_, eval);
+    ++evaluations_;
+    const Eigen::VectorXd dq = q1 - before_.q;
+    r = (2.0 / (h_ * h_)) * m_.cwiseProduct(dq - h_ * before_.v) + eval.force;
+    return (2.0 / (h_ * h_)) * (m_.cwiseProduct(dq).lpNorm<Eigen::Infinity>() +
+                                m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>()) +
+           (2.0 / h_) * m_.cwiseProduct(before_.v).lpNorm<Eigen::Infinity>() + eval.scale;
+  }
+  const DiscreteContactSystem& contacts_;
+  const MechanicalState& before_;
+  Eigen::VectorXd m_;
+  double h_;
+  DiscreteGradientForm form_;
+  long& evaluations_;
+  DiscreteContactStep eval_, probe_;
+};
+
 }  // namespace
 
+NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
+                                      Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
+                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations) {
+  ContactStepResidual residual(contacts, before, h, form, evaluations);
+  const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
+  NewtonReport rep = SolveNewton(residual, q1, step_scale, options);
+  contacts.EvaluateDiscreteStep(before, q1, h, form, step);  // the converged iterate's books
+  ++evaluations;
+  return rep;
+}
+
+StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& system,
+                                                   const DiscreteContactSystem& contacts, MechanicalState& state,
+                                                   double h) {
+  const MechanicalState& before = step_start();
+  const Eigen::VectorXd mass = contacts.DiscreteMassDiagonal();
+  // Predictor: explicit Verlet position (as for the other models).
+  Eigen::VectorXd a0(state.v.size());
+  system.Acceleration(before, a0);
+  ++stats_.rhs_evaluations;
+  Eigen::VectorXd q1 = before.q + h * before.v + (0.5 * h * h) * a0;
+  DiscreteContactStep step;
+  long evaluations = 0;
+  const NewtonReport rep = SolveDiscreteContactStep(contacts, before, q1, h, contact_form(), options_.newton, step,
+                                                    evaluations);
+  stats_.rhs_evaluations += evaluations;
+  stats_.newton_iterations += rep.iterations;
+  stats_.jacobian_evaluations += rep.jacobian_evaluations;
+  StepResult result;
+  result.newton_iterations = rep.iterations;
+  result.residual_norm = rep.residual_norm;
+  if (!rep.converged) {
+    result.status = StepStatus::kRetrySmallerStep;
+    result.message = name() + ": " + rep.message;
+    return result;
+  }
+  state.q = q1;
+  state.v = before.v - h * step.force.cwiseQuotient(mass);  // momentum form (see DoStep)
+  state.t = before.t + h;
+  state.dissipated = before.dissipated + step.dissipated;
+  state.z = step.z_next;  // the scheme's own history update (friction, generated work booked there)
+  return result;
+}
+
 StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
+  if (const auto* contacts = dynamic_cast<const DiscreteContactSystem*>(&system))
+    return DoContactStep(system, *contacts, state, h);
+  if (state.q.size() != state.v.size() && !dynamic_cast<const ConstantMassSystem*>(&system))
+    throw InvalidParameter("integrator", "\"" + name() + "\" on model \"" + system.name() + "\"",
+                           "a model with q' = v and a constant mass matrix; this model rotates in 3-D with unit "
+                           "quaternions (q' = N(q) v, inertia not constant in these coordinates), which needs a "
+                           "rotation-aware energy-momentum scheme (Simo & Wong 1991; not built yet)");
   const ConstantMassSystem& cms = RequireConstantMassSystem(system, name());
   Prepare(cms);
   const MechanicalState& before = step_start();  // the state at the start of this step (kept by Step)

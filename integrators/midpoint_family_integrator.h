@@ -12,12 +12,19 @@
 // then v_{n+1} = v_n − h M⁻¹ (F̄ − f_ext) (the momentum balance; equal to 2Δq/h − v_n up to the residual). Energy: H_{n+1} − H_n = −(ΔV-error of F̄) − D_n + Δq·f_ext + Δq·R, where
 // D_n ≥ 0 is the work of the scheme's own damping force, D_n = Δqᵀ C̄ Δq / h, added to
 // MechanicalState::dissipated. Non-convergence → StepStatus::kRetrySmallerStep (state restored by Step()).
-// Models must implement ConstantMassSystem (M diagonal); otherwise construction of a step throws.
+// Models must implement ConstantMassSystem (M diagonal) or DiscreteContactSystem (contacts with friction, spin
+// or history through the contact seam, system/discrete_contact_system.h); otherwise the step throws. On a
+// DiscreteContactSystem the scheme's contact_form() is handed to the model, which evaluates F̄ contact by contact
+// through contact/contact_law.h; Newton then uses a forward-difference Jacobian of F̄ (the tangential return
+// mapping has no closed-form derivative), and the step's books (damping, friction and generated work, the new
+// history) come from the converged evaluation.
 #pragma once
 
+#include "contact/contact_law.h"
 #include "integrators/integrator.h"
 #include "integrators/newton_solver.h"
 #include "system/constant_mass_system.h"
+#include "system/discrete_contact_system.h"
 
 namespace impactlab {
 
@@ -46,11 +53,22 @@ class MidpointFamilyIntegrator : public Integrator {
   virtual void EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
                                      const Eigen::VectorXd& q1, double h, DiscreteForceEvaluation& out,
                                      NewtonJacobian* jacobian) const = 0;
+  /// How this scheme discretizes contact forces on a DiscreteContactSystem.
+  virtual DiscreteGradientForm contact_form() const = 0;
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) final;
+  StepResult DoContactStep(const MechanicalSystem& system, const DiscreteContactSystem& contacts,
+                           MechanicalState& state, double h);
   ImplicitSchemeOptions options_;
 };
+
+/// One midpoint step q_n → q_{n+1} of a DiscreteContactSystem: Newton on
+///   R(q₁) = (2M/h²)(q₁ − q_n − h v_n) + F̄(state_n, q₁) = 0
+/// with a forward-difference Jacobian; returns the Newton report and leaves the converged evaluation in `step`.
+NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
+                                      Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
+                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations);
 
 /// The ConstantMassSystem behind `system`, or InvalidParameter naming the integrator.
 const ConstantMassSystem& RequireConstantMassSystem(const MechanicalSystem& system, const std::string& integrator);

@@ -6,25 +6,22 @@
 //
 // Claims (measured in tests/integrators/conserving_schemes_test.cpp and the conservation study):
 // H_{n+1} − H_n = −D_n exactly (to the Newton residual), D_n = Σ c̄ Δδ²/h ≥ 0; linear and angular momentum
-// exact for isolated systems (central, equal-and-opposite pair forces); second order. Requires the
-// model to implement PairPotentialStructure. Details of the discrete force: contact_term_discrete_force.h.
+// exact for isolated systems (central, equal-and-opposite pair forces); second order. On pair-potential
+// models: contact_term_discrete_force.h; on frictional / spinning contact models the same gap quotients through
+// the contact seam (contact/contact_law.h, system/discrete_contact_system.h); on a constant-mass model whose
+// potential is not a sum of scalar gaps (the ECC volume law) Gonzalez's discrete gradient of V.
 #pragma once
 
 #include "integrators/contact_term_discrete_force.h"
 
 namespace impactlab {
 
-class SimoTarnow final : public MidpointFamilyIntegrator {
+class SimoTarnow final : public QuotientDiscreteGradient {
  public:
-  explicit SimoTarnow(ImplicitSchemeOptions options = {}) : MidpointFamilyIntegrator(options) {}
+  explicit SimoTarnow(ImplicitSchemeOptions options = {})
+      : QuotientDiscreteGradient(DiscreteGradientForm::kGapQuotient, options) {}
   std::string name() const override { return "simo_tarnow"; }
   IntegratorTraits traits() const override;
-
- private:
-  void Prepare(const ConstantMassSystem& system) override;
-  void EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
-                             double h, DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const override;
-  const PairPotentialStructure* structure_ = nullptr;
 };
 
 }  // namespace impactlab

@@ -1,5 +1,7 @@
 #include "models/planar_ellipses.h"
 
+#include "planar/planar_discrete_contacts.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -234,6 +236,27 @@ std::optional<double> PlanarEllipses::CriticalTimeStep(const MechanicalState& s)
   const double k = std::max(pen.normal_stiffness, pen.tangential_stiffness), xi = pen.normal_damping_ratio;
   if (!(k > 0.0 && m_low > 0.0 && std::isfinite(m_low))) return std::nullopt;
   return 2.0 * std::sqrt(m_low / k) * (std::sqrt(1.0 + xi * xi) - xi);
+}
+
+Eigen::VectorXd PlanarEllipses::DiscreteMassDiagonal() const {
+  Eigen::VectorXd m(3 * num_bodies());
+  for (int b = 0; b < num_bodies(); ++b) m.segment<3>(3 * b) << body_mass(b), body_mass(b), body_inertia(b);
+  return m;
+}
+
+void PlanarEllipses::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                          DiscreteGradientForm form, DiscreteContactStep& out) const {
+  std::vector<int> candidates;
+  CandidateSlots(before.q, q1, candidates);
+  Eigen::VectorXd f;
+  PlanarStepReport report;
+  EvaluatePlanarDiscreteContacts(*this, candidates, before.q, q1, before.z, h, form, f, out.z_next, report);
+  out.force = -f;
+  out.scale = f.lpNorm<Eigen::Infinity>() + ExternalForce().lpNorm<Eigen::Infinity>();
+  out.damping_work = report.normal_dashpot_work + report.tangential_dashpot_work;
+  out.friction_work = report.slip_work + report.release_energy;
+  out.generated_work = 0.0;
+  out.dissipated = report.total();
 }
 
 }  // namespace impactlab

@@ -23,6 +23,7 @@
 #include "planar/ellipse.h"
 #include "planar/planar_contact_system.h"
 #include "planar/wall.h"
+#include "system/discrete_contact_system.h"
 #include "system/mechanical_system.h"
 
 namespace impactlab {
@@ -37,7 +38,7 @@ struct PlanarEllipsesConfig {
   void Validate() const;
 };
 
-class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem {
+class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem, public DiscreteContactSystem {
  public:
   explicit PlanarEllipses(PlanarEllipsesConfig config);
 
@@ -70,6 +71,12 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
   double slot_larger_mass(int slot) const override;
   const PlanarPenalty& penalty() const override { return config_.penalty; }
   Eigen::VectorXd ExternalForce() const override;
+
+  // DiscreteContactSystem: the planar discrete contact forces (planar/planar_discrete_contacts.h) in the form
+  // the scheme asks for; all dissipated work (dashpots, slip, released springs) goes to MechanicalState::dissipated.
+  Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                            DiscreteGradientForm form, DiscreteContactStep& out) const override;
 
   const PlanarEllipsesConfig& config() const { return config_; }
   const ContactSlots& slots() const { return slots_; }

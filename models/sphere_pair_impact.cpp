@@ -60,18 +60,31 @@ double SpherePairImpactParameters::hertz_coefficient() const {
 }
 double SpherePairImpactParameters::approach_speed() const { return v1_n + v2_n; }
 
+namespace {
+ContactLaw DefaultSpherePairLaw(const SpherePairImpactParameters& p, std::shared_ptr<const TangentialLaw> law) {
+  p.Validate();
+  const double k = p.hertz_coefficient();
+  std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
+  if (p.e_n < 1.0)
+    damping = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p.e_n, 1.5), p.reduced_mass(), k, 1.5);
+  return ContactLaw(std::make_shared<HertzLaw>(k), damping, std::move(law));
+}
+}  // namespace
+
 SpherePairImpact::SpherePairImpact(SpherePairImpactParameters parameters, std::shared_ptr<const TangentialLaw> law)
-    : p_(parameters), law_(std::move(law)), hertz_((p_.Validate(), p_.hertz_coefficient())) {
-  if (!law_) throw InvalidParameter("tangential_law", "<null>", "a tangential law");
+    : SpherePairImpact(parameters, DefaultSpherePairLaw(parameters, std::move(law))) {}
+
+SpherePairImpact::SpherePairImpact(SpherePairImpactParameters parameters, ContactLaw contact)
+    : p_(parameters), law_(contact.tangential_ptr()), contact_(std::make_shared<ContactLaw>(std::move(contact))) {
+  p_.Validate();
+  if (!law_) throw InvalidParameter("tangential_law", "<none>", "a tangential law (mu = 0 for frictionless contact)");
   if (law_->history_size() > kMaxLawHistory)
     throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
+  damped_ = contact_->damped();
   m1_ = p_.mass1();
   m2_ = p_.mass2();
   i1_ = p_.inertia1();
   i2_ = p_.inertia2();
-  if (p_.e_n < 1.0)
-    damping_ = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p_.e_n, 1.5), p_.reduced_mass(),
-                                              hertz_.coefficient(), 1.5);
   e0_ = TotalEnergy(InitialState());
 }
 
@@ -124,8 +137,8 @@ SpherePairContact SpherePairImpact::EvaluateContact(const MechanicalState& s, st
   c.active = true;
   c.arm1 = p_.radius1 - 0.5 * c.delta_n;
   c.arm2 = p_.radius2 - 0.5 * c.delta_n;
-  c.normal_force_elastic = hertz_.Force(c.delta_n);
-  c.normal_force = c.normal_force_elastic + (damping_ ? damping_->Coefficient(c.delta_n) * c.delta_n_dot : 0.0);
+  c.normal_force_elastic = contact_->elastic().Force(c.delta_n);
+  c.normal_force = c.normal_force_elastic + contact_->damping().Coefficient(c.delta_n) * c.delta_n_dot;
   TangentialKinematics& k = c.kinematics;
   k.normal = c.normal;
   k.delta_n = c.delta_n;
@@ -160,13 +173,94 @@ void SpherePairImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::
   v_dot.segment<3>(kPhi2) = torque2 / i2_;
 }
 
-void SpherePairImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
-  Eigen::VectorXd z = before.z;
+void SpherePairImpact::BookResiduals(const MechanicalState& before, Eigen::VectorXd& z) const {
   const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
   const double residual = TotalEnergy(before) + TotalDissipated(before) - e0_;
   z[kResidualMax] = std::max(z[kResidualMax], std::abs(residual) / scale);
   z[kIntegrationResidualMax] =
       std::max(z[kIntegrationResidualMax], std::abs(residual - before.z[kGeneratedWork]) / scale);
+}
+
+Eigen::VectorXd SpherePairImpact::DiscreteMassDiagonal() const {
+  Eigen::VectorXd m(12);
+  m << m1_, m1_, m1_, i1_, i1_, i1_, m2_, m2_, m2_, i2_, i2_, i2_;
+  return m;
+}
+
+void SpherePairImpact::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                            DiscreteGradientForm form, DiscreteContactStep& out) const {
+  Eigen::VectorXd& z = out.z_next;
+  z = before.z;
+  BookResiduals(before, z);
+  const int nh = law_->history_size();
+  std::span<const double> law_prev(before.z.data() + kLaw, static_cast<size_t>(nh));
+  std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
+  const double r_sum = p_.radius1 + p_.radius2;
+  const Eigen::Vector3d r0 = before.q.segment<3>(kX2) - before.q.segment<3>(kX1);
+  const Eigen::Vector3d r1 = q1.segment<3>(kX2) - q1.segment<3>(kX1);
+  const Eigen::Vector3d rm = 0.5 * (r0 + r1), dr = r1 - r0;
+  const double d0 = r0.norm(), d1 = r1.norm(), dm = rm.norm(), r_bar = 0.5 * (d0 + d1);
+  if (!(dm > 0.0)) throw InvalidParameter("sphere centre distance", dm, "> 0 (coincident centres)");
+  const Eigen::Vector3d nm = rm / dm;
+  const Eigen::Matrix3d pt = Eigen::Matrix3d::Identity() - nm * nm.transpose();
+  const double half_overlap = 0.5 * (r_sum - dm);
+  const double a1 = p_.radius1 - half_overlap, a2 = p_.radius2 - half_overlap;
+  const Eigen::Vector3d dphi1 = q1.segment<3>(kPhi1) - before.q.segment<3>(kPhi1);
+  const Eigen::Vector3d dphi2 = q1.segment<3>(kPhi2) - before.q.segment<3>(kPhi2);
+  ContactKinematics k;
+  k.overlap = r_sum - d1;
+  k.normal = nm;
+  k.tangential_increment = pt * (dr - (a1 * dphi1 + a2 * dphi2).cross(nm));
+  k.overlap_prev = before.z[kDeltaNPrev];
+  k.normal_force_prev = before.z[kFnPrev];
+  const double delta0 = r_sum - d0;
+  const DiscreteContactResponse c = contact_->EvaluateDiscrete(delta0, k, h, form, law_prev, law_next);
+  // Normal force on sphere 2 (sphere 1 gets its negative).
+  Eigen::Vector3d normal2 = c.normal_force * (rm / r_bar);  // quotient forms: along −∇̄_r δ = r_m/r̄
+  if (form == DiscreteGradientForm::kMidpoint) normal2 = c.normal_force * nm;
+  if (form == DiscreteGradientForm::kCartesian) {
+    // Gonzalez's DG of W(δ(r)) in r: ∇̄W = −W'(δ_m) n̄ + corr Δr; the damping part C(δ_m) stays along n̄.
+    const NormalContactLaw& elastic = contact_->elastic();
+    const double w0 = elastic.Potential(delta0), w1 = elastic.Potential(k.overlap);
+    const double wm_force = elastic.Force(r_sum - dm);
+    const Eigen::Vector3d grad = -wm_force * nm;
+    const double dr2 = dr.squaredNorm(), num = (w1 - w0) - grad.dot(dr);
+    constexpr double kEps = 2.220446049250313e-16;
+    const bool use = dr2 > 0.0 && std::abs(num) > 8.0 * kEps * (std::abs(w0) + std::abs(w1) + std::abs(grad.dot(dr)));
+    // The dashpot C(δ̄) Δδ/h acts along the Greenspan direction r_m/r̄ so that its work is exactly −C Δδ²/h.
+    normal2 = -(grad + (use ? num / dr2 : 0.0) * dr) + c.damping_force * (rm / r_bar);
+  }
+  const Eigen::Vector3d force2 = normal2 + c.tangential_force;
+  out.force.resize(12);
+  out.force.segment<3>(kX1) = force2;
+  out.force.segment<3>(kX2) = -force2;
+  out.force.segment<3>(kPhi1) = a1 * nm.cross(c.tangential_force);   // −τ₁, τ₁ = −a₁ n̄ × f̄_t
+  out.force.segment<3>(kPhi2) = a2 * nm.cross(c.tangential_force);   // −τ₂, τ₂ = −a₂ n̄ × f̄_t
+  out.scale = force2.norm() + (1.0 + r_sum) * c.tangential_force.norm();
+  out.damping_work = c.damping_work;
+  out.dissipated = c.damping_work;  // friction and generated work are booked in z
+  out.friction_work = 0.0;
+  out.generated_work = 0.0;
+  if (k.overlap > 0.0) {
+    out.friction_work = c.tangential.friction_work;
+    out.generated_work = c.tangential.generated_work;
+    z[kFnPrev] = c.elastic_normal_force;
+  } else {
+    if (before.z[kDeltaNPrev] > 0.0) out.friction_work = law_->StoredEnergy(law_prev, before.z[kDeltaNPrev]);
+    for (int i = 0; i < nh; ++i) z[kLaw + i] = 0.0;
+    z[kFnPrev] = 0.0;
+  }
+  z[kFrictionWork] += out.friction_work;
+  z[kGeneratedWork] += out.generated_work;
+  z.segment<3>(kRPrev) = r1;
+  z.segment<3>(kPhi1Prev) = q1.segment<3>(kPhi1);
+  z.segment<3>(kPhi2Prev) = q1.segment<3>(kPhi2);
+  z[kDeltaNPrev] = k.overlap;
+}
+
+void SpherePairImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
+  Eigen::VectorXd z = before.z;
+  BookResiduals(before, z);
 
   const int nh = law_->history_size();
   std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
@@ -202,7 +296,9 @@ double SpherePairImpact::RotationalKineticEnergy(const MechanicalState& s) const
 double SpherePairImpact::KineticEnergy(const MechanicalState& s) const {
   return TranslationalKineticEnergy(s) + RotationalKineticEnergy(s);
 }
-double SpherePairImpact::NormalElasticEnergy(const MechanicalState& s) const { return hertz_.Potential(Overlap(s.q)); }
+double SpherePairImpact::NormalElasticEnergy(const MechanicalState& s) const {
+  return contact_->elastic().Potential(Overlap(s.q));
+}
 double SpherePairImpact::TangentialElasticEnergy(const MechanicalState& s) const {
   const double delta = Overlap(s.q);
   if (!(delta > 0.0)) return 0.0;
@@ -214,9 +310,9 @@ double SpherePairImpact::PotentialEnergy(const MechanicalState& s) const {
 }
 double SpherePairImpact::DissipationPower(const MechanicalState& s) const {
   const double delta = Overlap(s.q);
-  if (!damping_ || !(delta > 0.0)) return 0.0;
+  if (!damped_ || !(delta > 0.0)) return 0.0;
   const double rate = (s.v.segment<3>(kX2) - s.v.segment<3>(kX1)).dot(Normal(s.q));
-  return damping_->Coefficient(delta) * rate * rate;
+  return contact_->damping().Coefficient(delta) * rate * rate;
 }
 double SpherePairImpact::BalanceResidual(const MechanicalState& s) const {
   const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
@@ -293,7 +389,9 @@ std::optional<double> SpherePairImpact::CriticalTimeStep(const MechanicalState& 
                        ? 1.0 / p_.mass1() + 1.0 / p_.mass2() + p_.radius1 * p_.radius1 / p_.inertia1() +
                              p_.radius2 * p_.radius2 / p_.inertia2()
                        : 0.0;
-  return HertzMindlinCriticalTimeStep(p_.reduced_mass(), p_.hertz_coefficient(), vn, p_.e_n,
+  const NormalContactLaw& elastic = contact_->elastic();
+  if (elastic.exponent() != 1.5) return std::nullopt;  // the estimate is Hertz's (F = k δ^1.5)
+  return HertzMindlinCriticalTimeStep(p_.reduced_mass(), elastic.coefficient(), vn, p_.e_n,
                                       p_.effective_shear_modulus(), p_.effective_radius(), w);
 }
 

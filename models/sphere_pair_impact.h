@@ -42,9 +42,11 @@
 
 #include <memory>
 
+#include "contact/contact_law.h"
 #include "contact/damping/damping_law.h"
 #include "contact/power_law.h"
 #include "contact/tangential/tangential_law.h"
+#include "system/discrete_contact_system.h"
 #include "system/mechanical_system.h"
 
 namespace impactlab {
@@ -85,19 +87,23 @@ struct SpherePairContact {
   TangentialResponse tangential;                      ///< force on sphere 2
 };
 
-class SpherePairImpact final : public MechanicalSystem {
+class SpherePairImpact final : public MechanicalSystem, public DiscreteContactSystem {
  public:
   static constexpr int kRPrev = 0, kPhi1Prev = 3, kPhi2Prev = 6, kDeltaNPrev = 9, kFnPrev = 10, kFrictionWork = 11,
                        kGeneratedWork = 12, kResidualMax = 13, kIntegrationResidualMax = 14, kLaw = 15;
   // Layout of q and v.
   static constexpr int kX1 = 0, kPhi1 = 3, kX2 = 6, kPhi2 = 9;
 
+  /// Hertz (E*, R*) ⊕ Tsuji damping calibrated to e_n (none for e_n = 1) ⊕ the tangential law `law`.
   SpherePairImpact(SpherePairImpactParameters parameters, std::shared_ptr<const TangentialLaw> law);
+  /// Any contact law of the seam (normal ⊕ damping ⊕ tangential, e.g. from the registries); it must have a
+  /// tangential part (use μ = 0 for frictionless contact).
+  SpherePairImpact(SpherePairImpactParameters parameters, ContactLaw contact);
 
   std::string name() const override { return "sphere_pair"; }
   MechanicalState InitialState() const override;
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
-  bool velocity_dependent_forces() const override { return damping_ != nullptr; }
+  bool velocity_dependent_forces() const override { return damped_; }
   void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
 
   double KineticEnergy(const MechanicalState& s) const override;
@@ -123,6 +129,18 @@ class SpherePairImpact final : public MechanicalSystem {
   std::vector<std::string> ObservableNames() const override;
   void Observe(const MechanicalState& s, std::vector<double>& values) const override;
 
+  // --- energy-consistent schemes (system/discrete_contact_system.h) ---------------------------------
+  // Step r₀ → r₁ (r = x₂ − x₁), r̄ = (|r₀| + |r₁|)/2, r_m = (r₀ + r₁)/2, n̄ = r_m/|r_m|:
+  //   normal (quotient forms):  ∇̄_r δ = −r_m/r̄ (Greenspan 1984: ∇̄δ·Δr = Δδ exactly), force s_n r_m/r̄ on sphere 2
+  //   normal (Cartesian form):  Gonzalez's DG of W(δ(r)) in r: −W'(δ(r_m)) n̄ + c Δr (not central)
+  //   normal (midpoint form):   W'(δ(r_m)) n̄
+  //   tangential: Δs = P̄ [Δr − (ā₁Δφ₁ + ā₂Δφ₂) × n̄],  P̄ = I − n̄n̄ᵀ,  āᵢ = Rᵢ − (R₁ + R₂ − |r_m|)/2,
+  //     so ā₁ + ā₂ = |r_m|: f̄_t on sphere 2, −f̄_t on sphere 1, torques −āᵢ n̄ × f̄_t; the moment of the pair
+  //     about any point vanishes at r_m, so a midpoint step conserves L = Σ(mᵢxᵢ×vᵢ + Iᵢωᵢ) exactly (and P).
+  Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                            DiscreteGradientForm form, DiscreteContactStep& out) const override;
+
   // --- ledger pieces -------------------------------------------------------------------------------
   double TranslationalKineticEnergy(const MechanicalState& s) const;
   double RotationalKineticEnergy(const MechanicalState& s) const;
@@ -146,13 +164,15 @@ class SpherePairImpact final : public MechanicalSystem {
 
   const SpherePairImpactParameters& parameters() const { return p_; }
   const TangentialLaw& law() const { return *law_; }
+  const ContactLaw& contact_law() const { return *contact_; }
 
  private:
   SpherePairImpactParameters p_;
   std::shared_ptr<const TangentialLaw> law_;
-  HertzLaw hertz_;
-  std::shared_ptr<const DampingLaw> damping_;  ///< null for e_n = 1
+  std::shared_ptr<const ContactLaw> contact_;   ///< normal ⊕ damping ⊕ tangential law (the contact seam)
+  bool damped_ = false;                         ///< the damping law is not "none"
   double m1_, m2_, i1_, i2_, e0_;
+  void BookResiduals(const MechanicalState& before, Eigen::VectorXd& z) const;
 };
 
 }  // namespace impactlab

@@ -58,15 +58,28 @@ double SphereWallImpactParameters::tangential_speed() const {
   return speed * std::sin(theta_deg * std::numbers::pi / 180.0);
 }
 
+namespace {
+ContactLaw DefaultSphereWallLaw(const SphereWallImpactParameters& p, std::shared_ptr<const TangentialLaw> law) {
+  p.Validate();
+  const double k = p.hertz_coefficient();
+  std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
+  if (p.e_n < 1.0) damping = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p.e_n, 1.5), p.mass(), k, 1.5);
+  return ContactLaw(std::make_shared<HertzLaw>(k), damping, std::move(law));
+}
+}  // namespace
+
 SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, std::shared_ptr<const TangentialLaw> law)
-    : p_(parameters), law_(std::move(law)), hertz_((p_.Validate(), p_.hertz_coefficient())) {
-  if (!law_) throw InvalidParameter("tangential_law", "<null>", "a tangential law");
+    : SphereWallImpact(parameters, DefaultSphereWallLaw(parameters, std::move(law))) {}
+
+SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, ContactLaw contact)
+    : p_(parameters), law_(contact.tangential_ptr()), contact_(std::make_shared<ContactLaw>(std::move(contact))) {
+  p_.Validate();
+  if (!law_) throw InvalidParameter("tangential_law", "<none>", "a tangential law (mu = 0 for frictionless contact)");
   if (law_->history_size() > kMaxLawHistory)
     throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
+  damped_ = contact_->damped();
   mass_ = p_.mass();
   inertia_ = p_.inertia();
-  if (p_.e_n < 1.0)
-    damping_ = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p_.e_n, 1.5), mass_, hertz_.coefficient(), 1.5);
   e0_ = TotalEnergy(InitialState());
 }
 
@@ -105,8 +118,8 @@ SphereWallContact SphereWallImpact::EvaluateContact(const MechanicalState& s, st
   c.delta_n_dot = -s.v[2];
   if (!(c.delta_n > 0.0)) return c;
   c.active = true;
-  c.normal_force_elastic = hertz_.Force(c.delta_n);
-  c.normal_force = c.normal_force_elastic + (damping_ ? damping_->Coefficient(c.delta_n) * c.delta_n_dot : 0.0);
+  c.normal_force_elastic = contact_->elastic().Force(c.delta_n);
+  c.normal_force = c.normal_force_elastic + contact_->damping().Coefficient(c.delta_n) * c.delta_n_dot;
   TangentialKinematics& k = c.kinematics;
   k.normal = kNormal;
   k.delta_n = c.delta_n;
@@ -130,14 +143,69 @@ void SphereWallImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::
   v_dot.segment<3>(3) = torque / inertia_;
 }
 
-void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
-  Eigen::VectorXd z = before.z;
+void SphereWallImpact::BookResiduals(const MechanicalState& before, Eigen::VectorXd& z) const {
   // Ledger of the committed state `before` (complete: final velocity and dissipated work).
   const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
   const double residual = TotalEnergy(before) + TotalDissipated(before) - e0_;
   z[kResidualMax] = std::max(z[kResidualMax], std::abs(residual) / scale);
   z[kIntegrationResidualMax] =
       std::max(z[kIntegrationResidualMax], std::abs(residual - before.z[kGeneratedWork]) / scale);
+}
+
+Eigen::VectorXd SphereWallImpact::DiscreteMassDiagonal() const {
+  Eigen::VectorXd m(6);
+  m << mass_, mass_, mass_, inertia_, inertia_, inertia_;
+  return m;
+}
+
+void SphereWallImpact::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                            DiscreteGradientForm form, DiscreteContactStep& out) const {
+  Eigen::VectorXd& z = out.z_next;
+  z = before.z;
+  BookResiduals(before, z);
+  const int nh = law_->history_size();
+  std::span<const double> law_prev(before.z.data() + kLaw, static_cast<size_t>(nh));
+  std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
+  const double delta0 = p_.radius - before.q[2];
+  const Eigen::Vector3d s1 = SurfaceDisplacement(q1);
+  ContactKinematics k;
+  k.overlap = p_.radius - q1[2];
+  k.normal = kNormal;
+  k.tangential_increment = s1 - before.z.segment<3>(kSPrev);
+  k.overlap_prev = before.z[kDeltaNPrev];
+  k.normal_force_prev = before.z[kFnPrev];
+  const DiscreteContactResponse c = contact_->EvaluateDiscrete(delta0, k, h, form, law_prev, law_next);
+  // Generalized force: s_n along ∇̄δ = −e_z (the sphere is pushed along +n), f̄_t at the contact point.
+  const Eigen::Vector3d force = c.normal_force * kNormal + c.tangential_force;
+  const Eigen::Vector3d torque = (-p_.radius * kNormal).cross(c.tangential_force);
+  out.force.resize(6);
+  out.force.head<3>() = -force;
+  out.force.segment<3>(3) = -torque;
+  out.scale = std::abs(c.normal_force) + (1.0 + p_.radius) * c.tangential_force.norm();
+  out.damping_work = c.damping_work;
+  out.dissipated = c.damping_work;  // friction and generated work are booked in z
+  out.friction_work = 0.0;
+  out.generated_work = 0.0;
+  if (k.overlap > 0.0) {
+    if (!(before.z[kDeltaNPrev] > 0.0)) z.segment<3>(kSStart) = s1 - c.tangential_increment;
+    out.friction_work = c.tangential.friction_work;
+    out.generated_work = c.tangential.generated_work;
+    z[kFnPrev] = c.elastic_normal_force;
+  } else {
+    // Separation: the spring's energy is released (→ 0 as δ_n → 0; booked as friction work).
+    if (before.z[kDeltaNPrev] > 0.0) out.friction_work = law_->StoredEnergy(law_prev, before.z[kDeltaNPrev]);
+    for (int i = 0; i < nh; ++i) z[kLaw + i] = 0.0;
+    z[kFnPrev] = 0.0;
+  }
+  z[kFrictionWork] += out.friction_work;
+  z[kGeneratedWork] += out.generated_work;
+  z.segment<3>(kSPrev) = s1;
+  z[kDeltaNPrev] = k.overlap;
+}
+
+void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
+  Eigen::VectorXd z = before.z;
+  BookResiduals(before, z);
 
   const int nh = law_->history_size();
   std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
@@ -176,7 +244,7 @@ double SphereWallImpact::KineticEnergy(const MechanicalState& s) const {
   return TranslationalKineticEnergy(s) + RotationalKineticEnergy(s);
 }
 double SphereWallImpact::NormalElasticEnergy(const MechanicalState& s) const {
-  return hertz_.Potential(p_.radius - s.q[2]);
+  return contact_->elastic().Potential(p_.radius - s.q[2]);
 }
 double SphereWallImpact::TangentialElasticEnergy(const MechanicalState& s) const {
   const double delta = p_.radius - s.q[2];
@@ -189,8 +257,8 @@ double SphereWallImpact::PotentialEnergy(const MechanicalState& s) const {
 }
 double SphereWallImpact::DissipationPower(const MechanicalState& s) const {
   const double delta = p_.radius - s.q[2];
-  if (!damping_ || !(delta > 0.0)) return 0.0;
-  return damping_->Coefficient(delta) * s.v[2] * s.v[2];
+  if (!damped_ || !(delta > 0.0)) return 0.0;
+  return contact_->damping().Coefficient(delta) * s.v[2] * s.v[2];
 }
 double SphereWallImpact::BalanceResidual(const MechanicalState& s) const {
   const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
@@ -249,7 +317,9 @@ std::optional<double> SphereWallImpact::CriticalTimeStep(const MechanicalState& 
   const double m = p_.mass(), vn = p_.normal_speed();
   if (!(vn > 0.0)) return std::nullopt;
   const double w = law_->friction_coefficient() > 0.0 ? 1.0 / m + p_.radius * p_.radius / p_.inertia() : 0.0;
-  return HertzMindlinCriticalTimeStep(m, p_.hertz_coefficient(), vn, p_.e_n, p_.effective_shear_modulus(), p_.radius, w);
+  const NormalContactLaw& elastic = contact_->elastic();
+  if (elastic.exponent() != 1.5) return std::nullopt;  // the estimate is Hertz's (F = k δ^1.5)
+  return HertzMindlinCriticalTimeStep(m, elastic.coefficient(), vn, p_.e_n, p_.effective_shear_modulus(), p_.radius, w);
 }
 
 std::optional<double> SphereWallImpact::ContactSize(int contact) const {

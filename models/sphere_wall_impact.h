@@ -35,9 +35,11 @@
 
 #include <memory>
 
+#include "contact/contact_law.h"
 #include "contact/damping/damping_law.h"
 #include "contact/power_law.h"
 #include "contact/tangential/tangential_law.h"
+#include "system/discrete_contact_system.h"
 #include "system/mechanical_system.h"
 
 namespace impactlab {
@@ -77,17 +79,21 @@ struct SphereWallContact {
   TangentialResponse tangential;
 };
 
-class SphereWallImpact final : public MechanicalSystem {
+class SphereWallImpact final : public MechanicalSystem, public DiscreteContactSystem {
  public:
   static constexpr int kSPrev = 0, kDeltaNPrev = 3, kFnPrev = 4, kFrictionWork = 5, kGeneratedWork = 6,
                        kResidualMax = 7, kIntegrationResidualMax = 8, kSStart = 9, kLaw = 12;
 
+  /// Hertz (E*, R*) ⊕ Tsuji damping calibrated to e_n (none for e_n = 1) ⊕ the tangential law `law`.
   SphereWallImpact(SphereWallImpactParameters parameters, std::shared_ptr<const TangentialLaw> law);
+  /// Any contact law of the seam (normal ⊕ damping ⊕ tangential, e.g. from the registries); it must have a
+  /// tangential part (use μ = 0 for frictionless contact).
+  SphereWallImpact(SphereWallImpactParameters parameters, ContactLaw contact);
 
   std::string name() const override { return "sphere_wall"; }
   MechanicalState InitialState() const override;
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
-  bool velocity_dependent_forces() const override { return damping_ != nullptr; }
+  bool velocity_dependent_forces() const override { return damped_; }
   void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
 
   double KineticEnergy(const MechanicalState& s) const override;
@@ -103,6 +109,13 @@ class SphereWallImpact final : public MechanicalSystem {
 
   std::vector<std::string> ObservableNames() const override;
   void Observe(const MechanicalState& s, std::vector<double>& values) const override;
+
+  // --- energy-consistent schemes (system/discrete_contact_system.h) ---------------------------------
+  // The wall gap δ = R − z and the surface displacement s(q) = P_t(x − R φ × n) are affine in q, so their
+  // discrete gradients are exact: ∇̄δ = −e_z, Ḡ Δq = s(q₁) − s(q₀) = Δs. F̄ = −(s_n n + f̄_t, r × f̄_t), r = −R n.
+  Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                            DiscreteGradientForm form, DiscreteContactStep& out) const override;
 
   // --- ledger pieces -------------------------------------------------------------------------------
   double TranslationalKineticEnergy(const MechanicalState& s) const;
@@ -126,13 +139,16 @@ class SphereWallImpact final : public MechanicalSystem {
 
   const SphereWallImpactParameters& parameters() const { return p_; }
   const TangentialLaw& law() const { return *law_; }
+  const ContactLaw& contact_law() const { return *contact_; }
 
  private:
   SphereWallImpactParameters p_;
   std::shared_ptr<const TangentialLaw> law_;
-  HertzLaw hertz_;
-  std::shared_ptr<const DampingLaw> damping_;  ///< null for e_n = 1
+  std::shared_ptr<const ContactLaw> contact_;   ///< normal ⊕ damping ⊕ tangential law (the contact seam)
+  bool damped_ = false;                         ///< the damping law is not "none"
   double mass_, inertia_, e0_;
+  /// The history bookkeeping every step shares: residual maxima of the committed state `before` into z.
+  void BookResiduals(const MechanicalState& before, Eigen::VectorXd& z) const;
 };
 
 }  // namespace impactlab

@@ -30,6 +30,12 @@ class ParameterSet {
   std::vector<double> GetVector(const std::string& key, const std::vector<double>& fallback) const;
   bool GetBool(const std::string& key, bool fallback) const;
 
+  /// Takes over the usage records of a derived copy (keys it asked for and used count as asked / used here), so
+  /// that a copy with an added key (e.g. a renamed restitution key) does not leave the original's keys "unused".
+  void MergeUsage(const ParameterSet& copy) const {
+    asked_.insert(copy.asked_.begin(), copy.asked_.end());
+    used_.insert(copy.used_.begin(), copy.used_.end());
+  }
   /// Keys present in the set that no getter has asked for.
   std::vector<std::string> UnusedKeys() const;
   /// Every key a getter or Has() asked for, present or not: the valid keys of whatever read this set (the

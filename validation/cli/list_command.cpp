@@ -1,20 +1,58 @@
 // `impactlab list [--json]`: integrators (with declared traits), normal laws, damping laws, models.
+// `impactlab list --matrix [--json]`: the integrator × model matrix, each pair tried in code
+// (registry/integrator_model_matrix.h), every n/a with its reason.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "core/parameter_set.h"
+#include "registry/integrator_model_matrix.h"
 #include "registry/registries.h"
 
 namespace impactlab::cli {
 
+namespace {
+
+int PrintMatrix(bool json) {
+  const std::vector<MatrixCell> cells = IntegratorModelMatrix();
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : cells)
+      out.push_back({{"integrator", c.integrator}, {"model", c.model}, {"runs", c.runs}, {"reason", c.reason}});
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  const auto models = ModelRegistry().names();
+  std::cout << "integrator x model (ok = runs; n/a reasons below)\n" << std::string(24, ' ');
+  for (size_t m = 0; m < models.size(); ++m) std::cout << " m" << m;
+  std::cout << "\n";
+  size_t i = 0;
+  for (const auto& integrator : IntegratorRegistry().names()) {
+    std::string row = integrator;
+    row.resize(24, ' ');
+    std::cout << row;
+    for (size_t m = 0; m < models.size(); ++m, ++i) std::cout << (cells[i].runs ? " ok" : " --");
+    std::cout << "\n";
+  }
+  for (size_t m = 0; m < models.size(); ++m) std::cout << "m" << m << " = " << models[m] << "\n";
+  std::cout << "n/a:\n";
+  for (const auto& c : cells)
+    if (!c.runs) std::cout << "  " << c.integrator << " on " << c.model << ": " << c.reason << "\n";
+  return 0;
+}
+
+}  // namespace
+
 void AddListCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("list", "list integrators, contact laws and models");
   auto json_flag = std::make_shared<bool>(false);
+  auto matrix_flag = std::make_shared<bool>(false);
   sub->add_flag("--json", *json_flag, "print JSON");
-  sub->callback([&action, json_flag] {
-    action = [json_flag] {
+  sub->add_flag("--matrix", *matrix_flag, "the integrator x model matrix (each pair tried; n/a with the reason)");
+  sub->callback([&action, json_flag, matrix_flag] {
+    action = [json_flag, matrix_flag] {
       if (CheckOnly()) return 0;  // no input to validate
+      if (*matrix_flag) return PrintMatrix(*json_flag);
       nlohmann::json out;
       out["integrators"] = nlohmann::json::array();
       for (const auto& [name, entry] : IntegratorRegistry().entries()) {

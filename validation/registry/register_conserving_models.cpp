@@ -29,6 +29,7 @@ auto Optional(const std::optional<double>& v) { return v ? nlohmann::json(*v) : 
 void RegisterConservingModels(Registry<ModelFactory>& r) {
   r.Add("two_body", "two spheres head-on (1D); keys m1, m2, R1, R2, v1, v2, initial_gap, normal_law, damping, e",
         [](const ParameterSet& p) {
+          RejectTangentialLaw(p, "two_body", "a head-on 1-D impact has no tangential direction");
           TwoBodyImpactParameters tp;
           tp.mass1 = RequirePositive("m1", p.GetDouble("m1", 1.0));
           tp.mass2 = RequirePositive("m2", p.GetDouble("m2", 1.0));
@@ -48,11 +49,13 @@ void RegisterConservingModels(Registry<ModelFactory>& r) {
             out["max_overlap"] = Optional(m.max_overlap);
           };
           return mi;
-        });
+        },
+        ExampleKeys({{"k", 1.0e6}, {"R1", 0.1}, {"R2", 0.1}}));
   r.Add("bead_chain",
         "Newton's cradle: N beads in a line with neighbour contacts; keys num_beads, m, R, v0, initial_gap, "
         "normal_law, damping, e",
         [](const ParameterSet& p) {
+          RejectTangentialLaw(p, "bead_chain", "a 1-D chain has no tangential direction");
           BeadChainParameters bp;
           const double n = p.GetDouble("num_beads", 10);
           if (!(n >= 2 && n <= 1e6 && std::floor(n) == n)) throw InvalidParameter("num_beads", n, "an integer in [2, 1e6]");
@@ -70,11 +73,13 @@ void RegisterConservingModels(Registry<ModelFactory>& r) {
             out["striker_velocity_ratio"] = v[0] / bp.impact_velocity;
           };
           return mi;
-        });
+        },
+        ExampleKeys({{"num_beads", 10.0}, {"E_star", 1.15e11}, {"R_star", 0.0025}, {"R", 0.005}, {"m", 0.0041}, {"v0", 1.0}}));
   r.Add("disk_cloud",
         "2D cloud of N frictionless disks, all pairs in contact list; keys num_disks, m, R, spacing_gap, "
         "contraction_speed, random_speed, seed, normal_law, damping, e",
         [](const ParameterSet& p) {
+          RejectTangentialLaw(p, "disk_cloud", "its disks carry no rotation coordinate, so its contacts are central frictionless pair potentials");
           DiskCloudParameters dp;
           const double n = p.GetDouble("num_disks", 50);
           if (!(n >= 2 && n <= 400 && std::floor(n) == n)) throw InvalidParameter("num_disks", n, "an integer in [2, 400]");
@@ -101,7 +106,8 @@ void RegisterConservingModels(Registry<ModelFactory>& r) {
             out["angular_momentum_drift_max"] = Optional(l);
           };
           return mi;
-        });
+        },
+        ExampleKeys({{"num_disks", 16.0}, {"k", 1.0e3}, {"R", 1.0}, {"m", 1.0}, {"spacing_gap", 0.05}, {"contraction_speed", 0.5}}));
 }
 
 }  // namespace impactlab

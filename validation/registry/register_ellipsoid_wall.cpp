@@ -164,6 +164,8 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& r) {
         "keys: semi_axes, mass, theta_deg, v_x, v_z, omega_y, gap, K_n, e_cn, damping "
         "(adaptive | fixed_reduced_mass | fixed_initial_mass)",
         [](const ParameterSet& ps) {
+          RejectInapplicableLaw(ps, "normal_law", "ellipsoid_wall", "its contact is a volume (ECC Model I, W = K_n V_c), not a scalar gap: the ECC volume law is its only normal law (key K_n)");
+          RejectTangentialLaw(ps, "ellipsoid_wall", "Seed000's ellipsoid-wall impact is frictionless");
           EllipsoidWallParameters p;
           const auto axes = ps.GetVector("semi_axes", {1.0, 0.6, 0.6});
           if (axes.size() != 3)
@@ -189,6 +191,8 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& r) {
         "contact-centric damping; keys: semi_axes, mass, theta_deg, tilt_deg, v_x, v_y, v_z, omega_x, omega_y, "
         "omega_z (world frame), gap, K_n, e_cn, damping",
         [](const ParameterSet& ps) {
+          RejectInapplicableLaw(ps, "normal_law", "ellipsoid_wall_3d", "its contact is a volume (ECC Model I, W = K_n V_c), not a scalar gap: the ECC volume law is its only normal law (key K_n)");
+          RejectTangentialLaw(ps, "ellipsoid_wall_3d", "Seed000's ellipsoid-wall impact is frictionless");
           EllipsoidWall3DParameters p;
           const auto axes = ps.GetVector("semi_axes", {1.0, 0.6, 0.6});
           if (axes.size() != 3)

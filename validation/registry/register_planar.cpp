@@ -30,6 +30,8 @@ void RegisterPlanarModels(Registry<ModelFactory>& r) {
         "alpha_deg, vx, vy, omega, gravity, K_N, K_T, xi_N, xi_T, mu | friction_angle_deg, reference_e, "
         "reference_hypothesis, compare_impacts",
         [](const ParameterSet& p) {
+          RejectInapplicableLaw(p, "normal_law", "ellipse_box", "the planar ellipse gap is Seed003's penalty law (V_N = K_N delta^2/2, keys K_N, xi_N) with its spring friction (K_T, xi_T, mu)");
+          RejectInapplicableLaw(p, "tangential_law", "ellipse_box", "the planar contacts carry Seed003's linear spring (K_T) with Coulomb slip; the Mindlin laws need a Hertzian sphere contact");
           const EllipseBoxParameters bp = EllipseBoxParameters::FromParameterSet(p);
           const double compare_value = p.GetDouble("compare_impacts", 10.0);
           if (!(compare_value >= 1.0 && compare_value <= 1000.0 && compare_value == std::floor(compare_value)))
@@ -49,6 +51,8 @@ void RegisterPlanarModels(Registry<ModelFactory>& r) {
         "N rigid ellipses colliding (isolated unless walls = true), penalty + Coulomb friction; keys: n, seed, a, "
         "b, m, spacing, speed, spin, walls, box, gravity, K_N, K_T, xi_N, xi_T, mu",
         [](const ParameterSet& p) {
+          RejectInapplicableLaw(p, "normal_law", "ellipses_multi", "the planar ellipse gap is Seed003's penalty law (V_N = K_N delta^2/2, keys K_N, xi_N) with its spring friction (K_T, xi_T, mu)");
+          RejectInapplicableLaw(p, "tangential_law", "ellipses_multi", "the planar contacts carry Seed003's linear spring (K_T) with Coulomb slip; the Mindlin laws need a Hertzian sphere contact");
           ModelInstance mi;
           mi.system = std::make_shared<PlanarEllipses>(MakeEllipsesMultiConfig(p));
           mi.summarize = [](const RunOutcome& outcome, nlohmann::json& out) {

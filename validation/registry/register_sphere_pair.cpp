@@ -4,7 +4,7 @@
 #include "metrics/contact_metrics.h"
 #include "observe/energy_ledger.h"
 #include "registry/sphere_pair_registration.h"
-#include "registry/sphere_wall_registration.h"
+#include "registry/contact_law_registry.h"
 
 namespace impactlab {
 
@@ -36,24 +36,20 @@ SpherePairImpactParameters SpherePairParametersFrom(const ParameterSet& p) {
   return s;
 }
 
+ContactPairData SpherePairData(const SpherePairImpactParameters& sp) {
+  ContactPairData d;
+  d.effective_modulus = sp.effective_modulus();
+  d.effective_shear_modulus = sp.effective_shear_modulus();
+  d.effective_radius = sp.effective_radius();
+  d.effective_mass = sp.reduced_mass();
+  d.approach_speed = sp.approach_speed();
+  d.restitution = sp.e_n;
+  return d;
+}
+
 std::shared_ptr<const TangentialLaw> SpherePairTangentialLawFrom(const ParameterSet& p,
                                                                  const SpherePairImpactParameters& sp) {
-  // The equivalent one-body problem of the normal contact: radius R*, mass m*, sphere of material 1 on a
-  // deformable wall of material 2, speed v₁_n + v₂_n. It has exactly E*, G*, R*, m* of the pair, which is all
-  // the law factories read (Mindlin k_t = 8 G* √(R* δ_n); cundall_strack's reference Hertz stiffness).
-  SphereWallImpactParameters eq;
-  eq.radius = sp.effective_radius();
-  eq.density = sp.reduced_mass() / (4.0 / 3.0 * std::numbers::pi * std::pow(eq.radius, 3));
-  eq.E_sphere = sp.E1;
-  eq.nu_sphere = sp.nu1;
-  eq.E_wall = sp.E2;
-  eq.nu_wall = sp.nu2;
-  eq.rigid_wall = false;
-  eq.theta_deg = 0.0;
-  eq.speed = sp.approach_speed();
-  eq.e_n = sp.e_n;
-  eq.Validate();
-  return TangentialLawFrom(p, eq);
+  return TangentialLawFromKeys(p, SpherePairData(sp));
 }
 
 void SummarizeSpherePair(const SpherePairImpact& sys, const SimulationRecord& record, const EnergyLedger* ledger,
@@ -113,12 +109,13 @@ void SummarizeSpherePair(const SpherePairImpact& sys, const SimulationRecord& re
 
 void RegisterSpherePairModel(Registry<ModelFactory>& r) {
   r.Add("sphere_pair",
-        "two 3D spheres with rotation, Hertz (E*, R*) + Tsuji damping (e_n, m*) + tangential law; keys: radius1, "
-        "radius2, density1, density2, E1, nu1, E2, nu2, poisson, v1_n, v2_n, v1_t, v2_t, omega1_x/y/z, "
-        "omega2_x/y/z, e_n, mu, tangential_law, kt_over_kn, kt, initial_gap",
+        "two 3D spheres with rotation, any normal law (default Hertz with E*, R*) + damping law (default Tsuji, "
+        "e_n, m*) + tangential law; keys: radius1, radius2, density1, density2, E1, nu1, E2, nu2, poisson, v1_n, "
+        "v2_n, v1_t, v2_t, omega1_x/y/z, omega2_x/y/z, e_n, mu, normal_law (+ k, p), damping (+ alpha, c, gamma), "
+        "tangential_law, kt_over_kn, kt, initial_gap",
         [](const ParameterSet& p) {
           const SpherePairImpactParameters sp = SpherePairParametersFrom(p);
-          auto system = std::make_shared<SpherePairImpact>(sp, SpherePairTangentialLawFrom(p, sp));
+          auto system = std::make_shared<SpherePairImpact>(sp, ContactLawFromKeys(p, SpherePairData(sp)));
           ModelInstance mi;
           mi.system = system;
           mi.summarize = [system](const RunOutcome& outcome, nlohmann::json& out) {

@@ -4,70 +4,12 @@
 #include <numbers>
 
 #include "core/checks.h"
-#include "contact/tangential/cundall_strack.h"
-#include "contact/tangential/mindlin_deresiewicz.h"
-#include "contact/tangential/mindlin_incremental.h"
-#include "contact/tangential/mindlin_integral.h"
-#include "contact/tangential/mindlin_rescaled_incremental.h"
-#include "contact/tangential/mindlin_scaled_integral.h"
 #include "metrics/contact_metrics.h"
 #include "references/rigid_sphere_impact_theory.h"
+#include "registry/contact_law_registry.h"
 #include "registry/sphere_wall_registration.h"
 
 namespace impactlab {
-
-namespace {
-
-using TangentialLawFactory =
-    std::function<std::shared_ptr<const TangentialLaw>(const ParameterSet&, const SphereWallImpactParameters&, double)>;
-
-// Mindlin's no-slip stiffness k_t = 8 G* √(R δ_n) of the sphere–wall pair.
-MindlinStiffness StiffnessOf(const SphereWallImpactParameters& sp) {
-  return MindlinStiffness{sp.effective_shear_modulus(), sp.radius};
-}
-
-const Registry<TangentialLawFactory>& TangentialLawRegistry() {
-  static const Registry<TangentialLawFactory> r = [] {
-    Registry<TangentialLawFactory> reg("tangential_law");
-    reg.Add("cundall_strack", "linear spring + Coulomb slider (keys: kt, or kt_over_kn)",
-            [](const ParameterSet& p, const SphereWallImpactParameters& sp, double mu) -> std::shared_ptr<const TangentialLaw> {
-              if (p.Has("kt")) return std::make_shared<CundallStrackLaw>(p.GetDouble("kt"), mu);
-              // Reference normal stiffness: Hertz tangent stiffness 3/2 K_H √δ_max at the undamped peak overlap
-              // δ_max = (15 m v_n² / (16 E* √R))^{2/5}.
-              const double ratio = RequirePositive("kt_over_kn", p.GetDouble("kt_over_kn", 2.0 / 7.0));
-              const double vn = sp.normal_speed();
-              const double delta_max = std::pow(
-                  15.0 * sp.mass() * vn * vn / (16.0 * sp.effective_modulus() * std::sqrt(sp.radius)), 0.4);
-              return std::make_shared<CundallStrackLaw>(ratio * 1.5 * sp.hertz_coefficient() * std::sqrt(delta_max), mu);
-            });
-    reg.Add("mindlin_deresiewicz", "Thornton-Randall incremental micro-slip (Seed002 eqs. 2-4, 2 mu F_n)",
-            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
-              return std::make_shared<MindlinDeresiewiczLaw>(StiffnessOf(sp), mu);
-            });
-    reg.Add("mindlin_incremental", "Oda-Iwashita incremental no-slip (Seed002 eqs. 14-15)",
-            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
-              return std::make_shared<MindlinIncrementalLaw>(StiffnessOf(sp), mu);
-            });
-    reg.Add("mindlin_integral", "Tsuji 1992 integral no-slip (Seed002 eqs. 16-19)",
-            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
-              return std::make_shared<MindlinIntegralLaw>(StiffnessOf(sp), mu);
-            });
-    reg.Add("mindlin_rescaled_incremental", "Thornton 2013 rescaled incremental (Seed002 eqs. 8-11)",
-            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
-              return std::make_shared<MindlinRescaledIncrementalLaw>(StiffnessOf(sp), mu);
-            });
-    reg.Add("mindlin_scaled_integral", "Di Maio-Di Renzo scaled integral, 2/3 k_t (Seed002 3.2.2)",
-            [](const ParameterSet&, const SphereWallImpactParameters& sp, double mu) {
-              return std::make_shared<MindlinScaledIntegralLaw>(StiffnessOf(sp), mu);
-            });
-    return reg;
-  }();
-  return r;
-}
-
-}  // namespace
-
-std::vector<std::string> TangentialLawNames() { return TangentialLawRegistry().names(); }
 
 SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p) {
   SphereWallImpactParameters s;
@@ -95,10 +37,19 @@ SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p) {
   return s;
 }
 
+ContactPairData SphereWallPairData(const SphereWallImpactParameters& sp) {
+  ContactPairData d;
+  d.effective_modulus = sp.effective_modulus();
+  d.effective_shear_modulus = sp.effective_shear_modulus();
+  d.effective_radius = sp.radius;
+  d.effective_mass = sp.mass();
+  d.approach_speed = sp.normal_speed();
+  d.restitution = sp.e_n;
+  return d;
+}
+
 std::shared_ptr<const TangentialLaw> TangentialLawFrom(const ParameterSet& p, const SphereWallImpactParameters& sp) {
-  const std::string name = p.GetString("tangential_law", "mindlin_rescaled_incremental");
-  const double mu = RequireNonNegative("mu", p.GetDouble("mu", 0.0));
-  return TangentialLawRegistry().Get(name).make(p, sp, mu);
+  return TangentialLawFromKeys(p, SphereWallPairData(sp));
 }
 
 void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& record, nlohmann::json& out) {
@@ -177,13 +128,13 @@ void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& re
 
 void RegisterSphereWallModel(Registry<ModelFactory>& r) {
   r.Add("sphere_wall",
-        "3D sphere with rotation on a flat wall, Hertz + Tsuji damping (e_n) + tangential law; keys: radius, "
-        "density, E_sphere, nu_sphere, E_wall, nu_wall, rigid_wall, poisson, theta_deg, speed, omega0, omega0_x, "
-        "omega0_z, mu, e_n, "
+        "3D sphere with rotation on a flat wall, any normal law (default Hertz) + damping law (default Tsuji, e_n) "
+        "+ tangential law; keys: radius, density, E_sphere, nu_sphere, E_wall, nu_wall, rigid_wall, poisson, "
+        "theta_deg, speed, omega0, omega0_x, omega0_z, mu, e_n, normal_law (+ k, p), damping (+ alpha, c, gamma), "
         "tangential_law, kt_over_kn, kt, initial_gap",
         [](const ParameterSet& p) {
           const SphereWallImpactParameters sp = SphereWallParametersFrom(p);
-          auto system = std::make_shared<SphereWallImpact>(sp, TangentialLawFrom(p, sp));
+          auto system = std::make_shared<SphereWallImpact>(sp, ContactLawFromKeys(p, SphereWallPairData(sp)));
           ModelInstance mi;
           mi.system = system;
           mi.summarize = [system](const RunOutcome& outcome, nlohmann::json& out) {

@@ -115,6 +115,7 @@ Registry<ModelFactory> MakeModelRegistry() {
         "1D body on a rigid half-space (or two bodies, reduced mass); keys: normal_law, k | E_star, R_star, p, "
         "damping, e | alpha | c | gamma, m, v0, initial_gap",
         [](const ParameterSet& p) {
+          RejectTangentialLaw(p, "contact_oscillator", "a 1-D contact has no tangential direction");
           ContactOscillatorParameters op;
           op.mass = RequirePositive("m", p.GetDouble("m", 1.0));
           op.impact_velocity = RequirePositive("v0", p.GetDouble("v0", 1.0));
@@ -137,7 +138,8 @@ Registry<ModelFactory> MakeModelRegistry() {
           mi.system = std::make_shared<ContactOscillator>(op, DampedNormalLaw{elastic, damper});
           mi.summarize = SummarizeFirstContact;
           return mi;
-        });
+        },
+        ExampleKeys({{"k", 1.0e6}}));
   RegisterEllipsoidWallModel(r);
   RegisterPlanarModels(r);
   RegisterSphereWallModel(r);
@@ -147,6 +149,18 @@ Registry<ModelFactory> MakeModelRegistry() {
 }
 
 }  // namespace
+
+void RejectInapplicableLaw(const ParameterSet& p, const std::string& key, const std::string& model,
+                           const std::string& why) {
+  if (!p.Has(key)) return;
+  const auto& v = p.values().at(key);
+  throw InvalidParameter(key, ParameterSet::ToString(v), "not on model \"" + model + "\": " + why);
+}
+
+void RejectTangentialLaw(const ParameterSet& p, const std::string& model, const std::string& why) {
+  RejectInapplicableLaw(p, "tangential_law", model, why);
+  RejectInapplicableLaw(p, "mu", model, why);
+}
 
 // Built-in entries on first use; user entries are added through registry/extension.h.
 Registry<IntegratorFactory>& MutableIntegratorRegistry() {

@@ -49,6 +49,13 @@ void RegisterConservingIntegrators(Registry<IntegratorFactory>& registry);
 /// two_body, bead_chain, disk_cloud (register_conserving_models.cpp).
 void RegisterConservingModels(Registry<ModelFactory>& registry);
 
+/// A law key the model's geometry cannot use → InvalidParameter naming the key, its value, the model and why
+/// (the CLI prints it as one line, exit 2). No-op when the scenario does not set `key`.
+void RejectInapplicableLaw(const ParameterSet& p, const std::string& key, const std::string& model,
+                           const std::string& why);
+/// The same for the laws a 1-D or frictionless pair-potential model cannot take: tangential_law (and mu).
+void RejectTangentialLaw(const ParameterSet& p, const std::string& model, const std::string& why);
+
 const Registry<IntegratorFactory>& IntegratorRegistry();
 /// "exact": Feng's exact oscillator stepper (registry/register_exact.cpp).
 void RegisterExactIntegrators(Registry<IntegratorFactory>& registry);

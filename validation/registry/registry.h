@@ -4,14 +4,23 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "core/errors.h"
+#include "core/parameter_set.h"
 #include "core/suggest.h"
 
 namespace impactlab {
+
+/// A ParameterSet of numeric keys, for the `example` of a registry entry.
+inline ParameterSet ExampleKeys(std::initializer_list<std::pair<const char*, double>> keys) {
+  ParameterSet p;
+  for (const auto& [key, value] : keys) p.Set(key, value);
+  return p;
+}
 
 template <class Factory>
 class Registry {
@@ -20,12 +29,15 @@ class Registry {
     std::string name;
     std::string summary;  ///< one line for `impactlab list`
     Factory make;
+    /// Keys that make a valid instance where the factory has required keys (e.g. a model's stiffness); used to
+    /// probe entries (the integrator × model matrix), never as hidden defaults of a scenario.
+    ParameterSet example;
   };
 
   explicit Registry(std::string key) : key_(std::move(key)) {}
-  void Add(std::string name, std::string summary, Factory make) {
+  void Add(std::string name, std::string summary, Factory make, ParameterSet example = {}) {
     const std::string n = name;
-    entries_[n] = Entry{std::move(name), std::move(summary), std::move(make)};
+    entries_[n] = Entry{std::move(name), std::move(summary), std::move(make), std::move(example)};
   }
   const Entry& Get(const std::string& name) const {
     auto it = entries_.find(name);

@@ -16,11 +16,14 @@
 
 #include "core/parameter_set.h"
 #include "models/sphere_pair_impact.h"
+#include "registry/contact_law_registry.h"
 #include "registry/registries.h"
 
 namespace impactlab {
 
 SpherePairImpactParameters SpherePairParametersFrom(const ParameterSet& p);
+/// E*, G*, R*, m*, v₁_n + v₂_n, e_n of the pair (what the law factories read; no equivalent wall problem needed).
+ContactPairData SpherePairData(const SpherePairImpactParameters& sp);
 /// The tangential law by name (the sphere_wall registry), with Mindlin stiffness 8 G* √(R* δ_n) of the pair.
 std::shared_ptr<const TangentialLaw> SpherePairTangentialLawFrom(const ParameterSet& p,
                                                                  const SpherePairImpactParameters& sp);

@@ -18,13 +18,14 @@
 
 #include "core/parameter_set.h"
 #include "models/sphere_wall_impact.h"
+#include "registry/contact_law_registry.h"
 #include "registry/registries.h"
 
 namespace impactlab {
 
-/// Names of the tangential laws the model accepts, sorted.
-std::vector<std::string> TangentialLawNames();
 SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p);
+/// E*, G*, R = R*, m, v cos θ, e_n of the sphere–wall contact (what the law factories read).
+ContactPairData SphereWallPairData(const SphereWallImpactParameters& sp);
 std::shared_ptr<const TangentialLaw> TangentialLawFrom(const ParameterSet& p, const SphereWallImpactParameters& sp);
 /// Post-impact quantities from the final state (after separation) and the events of a run.
 void SummarizeSphereWall(const SphereWallImpact& system, const SimulationRecord& record, nlohmann::json& out);

@@ -3,6 +3,7 @@
 #include "studies/calibration_study.h"
 #include "studies/conservation_study.h"
 #include "studies/exact_solution_study.h"
+#include "studies/friction_conserving_study.h"
 #include "studies/oscillator_comparison_study.h"
 #include "studies/seed000_table7_angles_study.h"
 #include "studies/seed000_table6_convergence_study.h"
@@ -38,6 +39,7 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<ChungOoiStudy>());
   studies.push_back(std::make_unique<ChungOoiPairStudy>());
   studies.push_back(std::make_unique<ExactSolutionStudy>());
+  studies.push_back(std::make_unique<FrictionConservingStudy>());
   return studies;
 }
 

@@ -71,6 +71,7 @@ TangentialResponse MindlinDeresiewiczLaw::Evaluate(const TangentialKinematics& k
   r.sliding = std::abs(tau_new) > cap;
   tau_new = std::clamp(tau_new, -cap, cap);
   r.force = -tau_new * axis;
+  r.previous_force = f_rot;
   r.stored_energy = SpringEnergyFromForce(r.force, k);
   r.work_in = -0.5 * (f_rot + r.force).dot(ds);
   r.generated_work = 0.0;

@@ -17,6 +17,7 @@ TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const E
                                         double k_store, double stored_prev, double mu, double normal_force,
                                         const Eigen::Vector3d& displacement_increment) {
   TangentialResponse r;
+  r.previous_force = previous;
   const double cap = mu * std::max(normal_force, 0.0);
   const double trial_norm = trial.norm();
   r.force = trial;

@@ -47,6 +47,10 @@ struct TangentialKinematics {
 /// Result of one evaluation (a trial at a stage, or the committed step).
 struct TangentialResponse {
   Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< F_t on the sphere after the cap [N]
+  /// F_prev: the committed spring force as the law used it in this step (rotated into the current tangent
+  /// plane) [N]. work_in = −½(F_prev + F_t)·Δs, so ½(F_prev + F_t) is the force whose work over the step the
+  /// law books: the tangential force of the energy-consistent schemes (contact/contact_law.h).
+  Eigen::Vector3d previous_force = Eigen::Vector3d::Zero();
   bool sliding = false;           ///< the cap was active
   double stored_energy = 0.0;     ///< U_t after the step [J]
   double work_in = 0.0;           ///< −½(F_prev + F_t)·Δs [J]

@@ -1,0 +1,111 @@
+#include "contact/contact_law.h"
+
+#include <cmath>
+
+#include "contact/damping/viscous_dampers.h"
+#include "contact/discrete_derivative.h"
+#include "core/errors.h"
+
+namespace impactlab {
+
+namespace {
+// The same coincidence test as DiscreteDerivative's default (scale = |δ₀| + |δ₁|).
+bool Coincide(double d0, double d1) {
+  return !(std::abs(d1 - d0) > 1e-7 * 2.0 * (std::abs(d0) + std::abs(d1)));
+}
+}  // namespace
+
+ContactLaw::ContactLaw(std::shared_ptr<const NormalContactLaw> elastic, std::shared_ptr<const DampingLaw> damping,
+                       std::shared_ptr<const TangentialLaw> tangential)
+    : elastic_(std::move(elastic)), damping_(std::move(damping)), tangential_(std::move(tangential)) {
+  if (!elastic_) throw InvalidParameter("normal_law", "<none>", "a normal contact law");
+  if (!damping_) throw InvalidParameter("damping", "<none>", "a damping law (\"none\" for undamped contact)");
+  damped_ = dynamic_cast<const NoDamping*>(damping_.get()) == nullptr;
+}
+
+std::string ContactLaw::description() const {
+  return elastic_->name() + " + " + damping_->name() + (tangential_ ? " + " + tangential_->name() : "");
+}
+
+double ContactLaw::StoredEnergy(double delta, std::span<const double> z) const {
+  double w = elastic_->Potential(delta);
+  if (tangential_ && delta > 0.0) w += tangential_->StoredEnergy(z, delta);
+  return w;
+}
+
+TangentialResponse ContactLaw::TangentialStep(const ContactKinematics& k, double elastic_force_end,
+                                              std::span<const double> z_prev, std::span<double> z_next,
+                                              Eigen::Vector3d& increment_used) const {
+  increment_used.setZero();
+  if (!tangential_) return {};
+  TangentialKinematics tk;
+  tk.normal = k.normal;
+  tk.delta_n = k.overlap;
+  tk.normal_force = elastic_force_end;
+  TangentialResponse r = EvaluateTangentialStep(*tangential_, tk, k.tangential_increment, k.overlap_prev,
+                                                k.normal_force_prev, z_prev, z_next);
+  increment_used = tk.displacement_increment;
+  return r;
+}
+
+ContactResponse ContactLaw::Evaluate(const ContactKinematics& k, std::span<const double> z_prev,
+                                     std::span<double> z_next) const {
+  ContactResponse r;
+  if (!(k.overlap > 0.0)) return r;
+  r.active = true;
+  r.elastic_normal_force = elastic_->Force(k.overlap);
+  const double c = damping_->Coefficient(k.overlap);
+  r.normal_force = r.elastic_normal_force + c * k.overlap_rate;
+  r.dissipation_power = c * k.overlap_rate * k.overlap_rate;
+  r.tangential = TangentialStep(k, r.elastic_normal_force, z_prev, z_next, r.tangential_increment);
+  return r;
+}
+
+DiscreteContactResponse ContactLaw::EvaluateDiscrete(double delta0, const ContactKinematics& k1, double h,
+                                                     DiscreteGradientForm form, std::span<const double> z_prev,
+                                                     std::span<double> z_next) const {
+  DiscreteContactResponse r;
+  const double d0 = delta0, d1 = k1.overlap, dd = d1 - d0;
+  const auto w = [this](double d) { return elastic_->Potential(d); };
+  const auto f = [this](double d) { return elastic_->Force(d); };
+  const auto phi = [this](double d) { return damping_->DissipationPotential(d); };
+  const auto c = [this](double d) { return damping_->Coefficient(d); };
+  const double scale = std::abs(d0) + std::abs(d1);
+  const double dm = 0.5 * (d0 + d1);
+  // Elastic part: W'(δ̄) (midpoint rule) or the difference quotient W̄' (all energy-consistent forms).
+  double dw = 0.0;
+  if (form == DiscreteGradientForm::kMidpoint) {
+    r.normal_force = f(dm);
+    dw = 0.5 * elastic_->Stiffness(dm);
+  } else {
+    const double wq = DiscreteDerivative(w, f, d0, d1, scale);
+    r.normal_force = wq;
+    // ∂W̄'/∂δ₁ = (W'(δ₁) − W̄')/Δδ, with its limit ½W''(δ̄) where DiscreteDerivative takes the midpoint.
+    dw = Coincide(d0, d1) ? 0.5 * elastic_->Stiffness(dm) : (f(d1) - wq) / dd;
+  }
+  // Damping part: C(δ̄) Δδ/h (midpoint rule and Gonzalez's Cartesian form, which damp with C(q_{n+½})) or the
+  // Φ-form c̄ Δδ/h, c̄ = (Φ(δ₁) − Φ(δ₀))/Δδ (Simo–Tarnow, invariant form): D_n = c Δδ²/h ≥ 0 in both.
+  double cq = 0.0, dc = 0.0;
+  if (form == DiscreteGradientForm::kMidpoint || form == DiscreteGradientForm::kCartesian) {
+    cq = c(dm);
+  } else {
+    cq = DiscreteDerivative(phi, c, d0, d1, scale);
+    dc = Coincide(d0, d1) ? 0.0 : (c(d1) - cq) / dd;
+  }
+  r.damping_force = cq * dd / h;
+  r.normal_force += r.damping_force;
+  r.normal_force_derivative = dw + (cq + dc * dd) / h;
+  r.damping_work = cq * dd * dd / h;
+  r.energy_scale = std::abs(w(d0)) + std::abs(w(d1)) + std::abs(r.normal_force * dd);
+  r.elastic_normal_force = d1 > 0.0 ? f(d1) : 0.0;
+  if (tangential_ && d1 > 0.0) {
+    r.tangential = TangentialStep(k1, r.elastic_normal_force, z_prev, z_next, r.tangential_increment);
+    // ½(F_prev + F_t), acting along Δs; on the step where the contact starts only the in-contact part of Δs
+    // loads the spring (tangential_law.h), so the force applied along the whole Δs is scaled by that fraction.
+    const double fraction = k1.overlap_prev > 0.0 ? 1.0 : d1 / (d1 - k1.overlap_prev);
+    r.tangential_force = (0.5 * fraction) * (r.tangential.previous_force + r.tangential.force);
+  }
+  return r;
+}
+
+}  // namespace impactlab

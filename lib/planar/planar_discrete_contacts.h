@@ -1,0 +1,50 @@
+// PlanarDiscreteContacts: the two-configuration contact forces of the planar penalty models (ellipse_box,
+// ellipses_multi) over one step q₀ → q₁, shared by EFDA (integrators/efda.h, fixed-point solver) and by the
+// midpoint-family schemes (Newton, through PlanarEllipses' DiscreteContactSystem) [Bravo & Pérez-Aparicio
+// (Seed003) eqs. 5–8, 17; Gonzalez 1996; docs/efda.md; docs/theory.md §7, §8]:
+//
+//   f_c = −F_N ḡ_N − F_T G_T   on the two bodies of each contact (generalized, with the external force added)
+//   energy-consistent forms (gap quotient, invariant, Cartesian):
+//     F_N = [V_N(δ₁) − V_N(δ₀)]/(δ₁ − δ₀) + c_N Δδ/h,  V_N = ½ K_N ⟨δ⟩²,
+//     ḡ_N = ∇δ(q_{n+½}) + r d  (Gonzalez correction restricted to momentum-neutral directions, ḡ_N·Δq = Δδ)
+//   midpoint form (implicit midpoint rule): F_N = K_N ⟨δ(q_{n+½})⟩ + c_N ∇δ·Δq/h along ḡ_N = ∇δ(q_{n+½})
+//   tangential (all forms; spring g_T in z): stick g₁ = g₀ + Δs, F_T = K_T (g₀ + g₁)/2 + c_T Δs/h while
+//     |F_T| ≤ μ|F_N|; slip F_T = ±μ|F_N| (Seed003 eq. 7), spring returned onto the cone: K_T g₁ = F_T, and
+//     the slip work W = F_T Δs − ½K_T(g₁² − g₀²) booked exactly (≥ 0: slip starts only when K_T(2g₀+Δs)/2
+//     exceeds the cone).
+// Per contact and step (quotient forms), to round-off:  Δ(K + V_N + V_T) = −(dashpot work) − W_slip.
+// A contact that opens (δ₁ ≤ 0) releases its spring energy ½K_T g², booked as dissipated ("release").
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "contact/contact_law.h"
+#include "planar/planar_contact_system.h"
+
+namespace impactlab {
+
+/// Energy bookkeeping of one step (for tests, studies and the ledger).
+struct PlanarStepReport {
+  double normal_dashpot_work = 0.0;      ///< Σ c_N Δδ²/Δt [J]
+  double tangential_dashpot_work = 0.0;  ///< Σ c_T Δs²/Δt over sticking contacts [J]
+  double slip_work = 0.0;                ///< Σ F_T Δs − ΔV_T over slipping contacts [J] (Coulomb work)
+  double release_energy = 0.0;           ///< Σ ½ K_T g² of springs dropped at contact opening [J]
+  int active_contacts = 0;
+  int sticking_contacts = 0;
+  int slipping_contacts = 0;
+  /// Contacts whose momentum-neutral Gonzalez correction was skipped (near-rigid relative motion, d·Δq ≈ 0);
+  /// their energy identity then holds only to the skipped residual.
+  int correction_skipped = 0;
+  int iterations = 0;
+  double total() const { return normal_dashpot_work + tangential_dashpot_work + slip_work + release_energy; }
+};
+
+/// Generalized force f (external included: M Δv = h f), new springs z₁ and the step's report, for the contact
+/// `slots` (a superset of the slots active at q₀ or q₁, PlanarContactSystem::CandidateSlots).
+void EvaluatePlanarDiscreteContacts(const PlanarContactSystem& system, const std::vector<int>& slots,
+                                    const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, const Eigen::VectorXd& z0,
+                                    double h, DiscreteGradientForm form, Eigen::VectorXd& f, Eigen::VectorXd& z1,
+                                    PlanarStepReport& report);
+
+}  // namespace impactlab
