@@ -60,7 +60,8 @@ void RegisterBallOnPlate() {
                     }
                   };
                   return mi;
-                });
+                },
+                ExampleKeys({{"k", 1e9}}));  // a valid instance for `list --matrix` (Hertz from k alone)
 }
 
 std::string ScenarioText(double k_support, double e) {

@@ -20,29 +20,33 @@ void Require(const std::string& kind, const std::string& name, const Factory& ma
 }
 }  // namespace
 
-void RegisterIntegrator(const std::string& name, const std::string& summary, IntegratorFactory make) {
+void RegisterIntegrator(const std::string& name, const std::string& summary, IntegratorFactory make,
+                        ParameterSet example) {
   Require("integrator", name, make, IntegratorRegistry());
   const auto probe = make(ParameterSet{});
   if (!probe) throw InvalidParameter("integrator factory", "null", "a factory returning an integrator for \"" + name + "\"");
   if (probe->name() != name)
     throw InvalidParameter("integrator", "\"" + name + "\"",
                            "the name the integrator reports (name() = \"" + probe->name() + "\")");
-  MutableIntegratorRegistry().Add(name, summary, std::move(make));
+  MutableIntegratorRegistry().Add(name, summary, std::move(make), std::move(example));
 }
 
-void RegisterNormalLaw(const std::string& name, const std::string& summary, NormalLawFactory make) {
+void RegisterNormalLaw(const std::string& name, const std::string& summary, NormalLawFactory make,
+                       ParameterSet example) {
   Require("normal_law", name, make, NormalLawRegistry());
-  MutableNormalLawRegistry().Add(name, summary, std::move(make));
+  MutableNormalLawRegistry().Add(name, summary, std::move(make), std::move(example));
 }
 
-void RegisterDampingLaw(const std::string& name, const std::string& summary, DampingLawFactory make) {
+void RegisterDampingLaw(const std::string& name, const std::string& summary, DampingLawFactory make,
+                        ParameterSet example) {
   Require("damping", name, make, DampingLawRegistry());
-  MutableDampingLawRegistry().Add(name, summary, std::move(make));
+  MutableDampingLawRegistry().Add(name, summary, std::move(make), std::move(example));
 }
 
-void RegisterModel(const std::string& name, const std::string& summary, ModelFactory make) {
+void RegisterModel(const std::string& name, const std::string& summary, ModelFactory make,
+                   ParameterSet example) {
   Require("model", name, make, ModelRegistry());
-  MutableModelRegistry().Add(name, summary, std::move(make));
+  MutableModelRegistry().Add(name, summary, std::move(make), std::move(example));
 }
 
 }  // namespace impactlab

@@ -17,6 +17,8 @@
 //     integrator is built once per run to validate the scenario's keys) and the integrator's name() must
 //     equal the registered name (checked here by building it once);
 //   * factories read their own scenario keys from the ParameterSet (a key nobody reads is an error);
+//   * `example`: keys that make a valid instance where the factory has required keys (registry.h; the
+//     integrator × model matrix of `list --matrix` builds models with them), never defaults of a scenario;
 //   * register before running anything: registration is not synchronized with concurrent runs (sweeps run
 //     in threads); entries live until the program ends.
 // The example projects in examples/ (a law, an integrator, a model) use exactly this header.
@@ -29,13 +31,17 @@
 namespace impactlab {
 
 /// Adds integrator `name` (see the rules above).
-void RegisterIntegrator(const std::string& name, const std::string& summary, IntegratorFactory make);
+void RegisterIntegrator(const std::string& name, const std::string& summary, IntegratorFactory make,
+                        ParameterSet example = {});
 /// Adds a normal (elastic) contact law, usable as `normal_law = "name"` by the contact_oscillator model.
-void RegisterNormalLaw(const std::string& name, const std::string& summary, NormalLawFactory make);
+void RegisterNormalLaw(const std::string& name, const std::string& summary, NormalLawFactory make,
+                       ParameterSet example = {});
 /// Adds a damping law, usable as `damping = "name"`; its factory gets the elastic law and the mass it damps.
-void RegisterDampingLaw(const std::string& name, const std::string& summary, DampingLawFactory make);
+void RegisterDampingLaw(const std::string& name, const std::string& summary, DampingLawFactory make,
+                        ParameterSet example = {});
 /// Adds a model, usable as `model = "name"` in a scenario.
-void RegisterModel(const std::string& name, const std::string& summary, ModelFactory make);
+void RegisterModel(const std::string& name, const std::string& summary, ModelFactory make,
+                   ParameterSet example = {});
 
 /// Checks a name against the rules above for registry `kind` ("integrator", "normal_law", "damping",
 /// "model"); throws InvalidParameter(kind, name, …).
