@@ -162,6 +162,7 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
     }
     if (flag < 0) {
       result.status = StepStatus::kFailed;
+      result.cause = StepFailureCause::kCvodeFailure;
       result.message = std::string("CVODE failed: ") + CVodeGetReturnFlagName(flag) + " (" + m.last_error + ")";
       m.Free();
       return result;

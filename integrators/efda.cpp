@@ -132,6 +132,7 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
   result.newton_iterations = it;
   if (!converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = StepFailureCause::kFixedPointNonConvergence;
     result.message = "efda fixed-point iteration did not converge in " + std::to_string(it) + " iterations";
     return result;
   }
@@ -147,6 +148,7 @@ StepResult Efda::DoPlanarStep(const MechanicalSystem& system, MechanicalState& s
   const Eigen::Index n = 3 * nb;
   if (state.q.size() != n || state.v.size() != n || state.z.size() != pcs->num_contact_slots()) {
     result.status = StepStatus::kFailed;
+    result.cause = StepFailureCause::kUnsupportedState;
     result.message = "efda: state sizes do not match the PlanarContactSystem layout";
     return result;
   }
@@ -193,6 +195,7 @@ StepResult Efda::DoPlanarStep(const MechanicalSystem& system, MechanicalState& s
   stats_.newton_iterations += it;
   if (!converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = StepFailureCause::kFixedPointNonConvergence;
     result.message = "efda fixed-point iteration did not converge in " + std::to_string(it) + " iterations";
     return result;
   }

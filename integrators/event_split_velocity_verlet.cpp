@@ -162,6 +162,7 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
       if (change <= 1e-15 * scale) break;
       if (it == max_iterations - 1) {
         result.status = StepStatus::kRetrySmallerStep;
+        result.cause = StepFailureCause::kFixedPointNonConvergence;
         result.message = "velocity fixed point did not converge (damping too stiff for the sub-step)";
         return result;
       }

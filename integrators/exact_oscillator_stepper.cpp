@@ -118,7 +118,8 @@ double Energy(const PowerLawOscillatorParameters& o, double delta, double delta_
 
 IntegratorTraits ExactOscillatorStepper::traits() const {
   IntegratorTraits t;
-  t.order = 0;  // no truncation error: exact up to quadrature / root-solve round-off (~1e-14)
+  t.order = 0;
+  t.exact = true;  // no truncation error: exact up to quadrature / root-solve round-off (~1e-14)
   t.implicit = false;
   t.conserves_energy = true;
   t.locates_events = true;
@@ -156,6 +157,7 @@ StepResult ExactOscillatorStepper::DoStep(const MechanicalSystem& system, Mechan
   stats_.rhs_evaluations += evaluations;
   if (!adv.ok) {
     result.status = StepStatus::kFailed;
+    result.cause = StepFailureCause::kCannotBackTrace;
     result.message = adv.message;
     return result;
   }

@@ -161,6 +161,7 @@ StepResult GeneralizedAlpha::DoAccelerationFormStep(const MechanicalSystem& syst
   result.residual_norm = rep.residual_norm;
   if (!rep.converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = rep.cause;
     result.message = name_ + ": " + rep.message;
     return result;
   }
@@ -216,6 +217,7 @@ StepResult GeneralizedAlpha::DoStep(const MechanicalSystem& system, MechanicalSt
   result.residual_norm = rep.residual_norm;
   if (!rep.converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = rep.cause;
     result.message = name_ + ": " + rep.message;
     return result;
   }

@@ -23,6 +23,7 @@ StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& sta
   StepResult result = CallDoStep(system, state, h);
   if (result.status == StepStatus::kAccepted && !state.IsFinite()) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = StepFailureCause::kNonFiniteState;
     result.message = "non-finite state after step (t = " + InvalidParameter::FormatNumber(saved.t) + ", h = " +
                      InvalidParameter::FormatNumber(h) + ")";
   }

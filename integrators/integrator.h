@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "integrators/step_failure_cause.h"
 #include "state/mechanical_state.h"
 #include "system/mechanical_system.h"
 
@@ -34,7 +35,8 @@ struct StepResult {
   StepStatus status = StepStatus::kAccepted;
   int newton_iterations = 0;
   double residual_norm = 0.0;
-  std::string message;              ///< why a step was not accepted
+  StepFailureCause cause = StepFailureCause::kNone;  ///< why a step was not accepted (typed, never parsed)
+  std::string message;              ///< human detail of `cause`
   std::vector<LocatedEvent> events;  ///< events the integrator located itself (may be empty)
 };
 
@@ -46,6 +48,7 @@ struct IntegratorTraits {
   bool conserves_momentum = false;  ///< linear/angular momentum for isolated systems
   bool adaptive = false;            ///< error-controlled internal sub-steps inside Step(h)
   bool locates_events = false;      ///< reports LocatedEvent for contact start/end
+  bool exact = false;               ///< no truncation error (a closed-form stepper); `order` is then meaningless
   std::string library;              ///< "impactlab", "Boost.Odeint", "SUNDIALS CVODE", ...
   std::string reference;            ///< paper / book the scheme follows
   std::string damping_treatment;    ///< how velocity-dependent forces are evaluated

@@ -101,6 +101,7 @@ NewtonReport SolveWithKinsol(NewtonSystem& system, Eigen::VectorXd& x, double st
   // by the same residual test as the built-in Newton.
   rep.converged = r.allFinite() && (rep.residual_norm <= o.residual_tolerance * scale ||
                                     (flag >= 0 && rep.residual_norm <= o.stagnation_tolerance * scale));
+  if (!rep.converged) rep.cause = StepFailureCause::kKinsolFailure;
   if (!rep.converged) rep.message = "KINSOL flag " + std::to_string(flag) + ", |R| = " +
                                     InvalidParameter::FormatNumber(rep.residual_norm / scale) + " relative";
   return rep;

@@ -145,6 +145,7 @@ StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& syste
   result.residual_norm = rep.residual_norm;
   if (!rep.converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = rep.cause;
     result.message = name() + ": " + rep.message;
     return result;
   }
@@ -191,6 +192,7 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
   result.residual_norm = rep.residual_norm;
   if (!rep.converged) {
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = rep.cause;
     result.message = name() + ": " + rep.message;
     return result;
   }

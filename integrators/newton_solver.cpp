@@ -124,6 +124,7 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
     rep.residual_scale = scale;
     rep.residual_history.push_back(rep.residual_norm / scale);
     if (!r.allFinite()) {
+      rep.cause = StepFailureCause::kNewtonNonFiniteResidual;
       rep.message = "non-finite Newton residual after " + std::to_string(it) + " iterations: " +
                     FormatResidualHistory(rep.residual_history, o.residual_tolerance);
       return rep;
@@ -133,11 +134,13 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
       return rep;
     }
     if (it >= o.max_iterations) {
+      rep.cause = StepFailureCause::kNewtonNonConvergence;
       rep.message = "Newton did not converge in " + std::to_string(o.max_iterations) + " iterations: " +
                     FormatResidualHistory(rep.residual_history, o.residual_tolerance) + " (relative |R|_inf)";
       return rep;
     }
     if (!linear.Solve(jac, -r, d)) {
+      rep.cause = StepFailureCause::kSingularNewtonMatrix;
       rep.message = "singular Newton matrix after " + std::to_string(it) + " iterations: " +
                     FormatResidualHistory(rep.residual_history, o.residual_tolerance);
       return rep;

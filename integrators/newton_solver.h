@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "integrators/step_failure_cause.h"
+
 namespace impactlab {
 
 enum class NonlinearSolverKind { kNewtonSparseLu, kKinsol };
@@ -62,6 +64,7 @@ struct NewtonReport {
   double residual_norm = 0.0;  ///< ‖R‖∞ at the returned x
   double residual_scale = 1.0;
   std::vector<double> residual_history;  ///< ‖R‖∞/scale at every iterate (for non-convergence reports)
+  StepFailureCause cause = StepFailureCause::kNone;  ///< why it did not converge (kNone when converged)
   std::string message;
 };
 

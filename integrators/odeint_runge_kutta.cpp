@@ -139,6 +139,7 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
     }
   } catch (const std::exception& e) {  // odeint throws when the step size underflows
     result.status = StepStatus::kRetrySmallerStep;
+    result.cause = StepFailureCause::kStepSizeUnderflow;
     result.message = e.what();
   }
   stats_.rhs_evaluations += evaluations;

@@ -110,18 +110,21 @@ std::string FormatVectorCompact(const Eigen::VectorXd& x, Eigen::Index max_entri
 }
 
 bool IsConditionallyStable(const IntegratorTraits& traits) {
-  return !traits.implicit && !traits.adaptive && traits.order > 0;
+  return !traits.implicit && !traits.adaptive && !traits.exact;
 }
 
 std::string DescribeStepFailure(const MechanicalSystem& system, const Integrator& integrator,
                                 const MechanicalState& state, long step, const SimulationOptions& options,
-                                double h_last, int halvings, const std::string& why) {
+                                double h_last, int halvings, const StepResult& failed) {
   std::string msg = "integrator '" + integrator.name() + "' cannot complete step " + std::to_string(step) +
                     " at t = " + Num(state.t) + " (dt = " + Num(options.dt) + ", last h = " + Num(h_last) +
-                    " after " + std::to_string(halvings) + " halvings): " + why + "; state q = " +
+                    " after " + std::to_string(halvings) + " halvings): " + failed.message + " [" + std::string(ToString(failed.cause)) + "]; state q = " +
                     FormatVectorCompact(state.q) + ", v = " + FormatVectorCompact(state.v) + "; likely cause: ";
-  const bool non_finite = why.find("non-finite") != std::string::npos || !state.IsFinite();
-  const bool newton = why.find("Newton") != std::string::npos || why.find("KINSOL") != std::string::npos;
+  const bool non_finite = failed.cause == StepFailureCause::kNonFiniteState ||
+                          failed.cause == StepFailureCause::kNewtonNonFiniteResidual || !state.IsFinite();
+  const bool newton = failed.cause == StepFailureCause::kNewtonNonConvergence ||
+                      failed.cause == StepFailureCause::kSingularNewtonMatrix ||
+                      failed.cause == StepFailureCause::kKinsolFailure;
   std::optional<double> crit;
   try {
     crit = system.CriticalTimeStep(state);
@@ -177,7 +180,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
         if (result.status == StepStatus::kAccepted) break;
         if (result.status == StepStatus::kFailed || !options.adaptive_retry || halvings >= options.max_halvings)
           throw StepFailure(DescribeStepFailure(system, integrator, state, record.steps + 1, options, h, halvings,
-                                                result.message));
+                                                result));
         h *= 0.5;
         ++halvings;
       }

@@ -56,7 +56,7 @@ bool IsConditionallyStable(const IntegratorTraits& traits);
 /// stability limit — printed — for explicit fixed-step schemes, NaN/Inf, Newton non-convergence).
 std::string DescribeStepFailure(const MechanicalSystem& system, const Integrator& integrator,
                                 const MechanicalState& state, long step, const SimulationOptions& options,
-                                double h_last, int halvings, const std::string& why);
+                                double h_last, int halvings, const StepResult& failed);
 /// "[1, 2, 3, ... (40 entries)]".
 std::string FormatVectorCompact(const Eigen::VectorXd& x, Eigen::Index max_entries = 6);
 

@@ -68,6 +68,7 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
       if (change <= 1e-15 * scale) break;
       if (it == kMaxIterations - 1) {
         result.status = StepStatus::kRetrySmallerStep;
+        result.cause = StepFailureCause::kFixedPointNonConvergence;
         result.message = "velocity fixed point did not converge (damping too stiff for h)";
         return result;
       }

@@ -60,27 +60,16 @@ double SpherePairImpactParameters::hertz_coefficient() const {
 }
 double SpherePairImpactParameters::approach_speed() const { return v1_n + v2_n; }
 
-namespace {
-ContactLaw DefaultSpherePairLaw(const SpherePairImpactParameters& p, std::shared_ptr<const TangentialLaw> law) {
-  p.Validate();
-  const double k = p.hertz_coefficient();
-  std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
-  if (p.e_n < 1.0)
-    damping = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p.e_n, 1.5), p.reduced_mass(), k, 1.5);
-  return ContactLaw(std::make_shared<HertzLaw>(k), damping, std::move(law));
-}
-}  // namespace
-
 SpherePairImpact::SpherePairImpact(SpherePairImpactParameters parameters, std::shared_ptr<const TangentialLaw> law)
-    : SpherePairImpact(parameters, DefaultSpherePairLaw(parameters, std::move(law))) {}
+    : SpherePairImpact(parameters, HertzTsujiContactLaw((parameters.Validate(), parameters.hertz_coefficient()), parameters.e_n,
+                                                      parameters.reduced_mass(), std::move(law))) {}
 
 SpherePairImpact::SpherePairImpact(SpherePairImpactParameters parameters, ContactLaw contact)
-    : p_(parameters), law_(contact.tangential_ptr()), contact_(std::make_shared<ContactLaw>(std::move(contact))) {
+    : p_(parameters),
+      law_(RequireTangentialLaw(contact, kMaxLawHistory)),
+      contact_(std::make_shared<ContactLaw>(std::move(contact))),
+      damped_(contact_->damped()) {
   p_.Validate();
-  if (!law_) throw InvalidParameter("tangential_law", "<none>", "a tangential law (mu = 0 for frictionless contact)");
-  if (law_->history_size() > kMaxLawHistory)
-    throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
-  damped_ = contact_->damped();
   m1_ = p_.mass1();
   m2_ = p_.mass2();
   i1_ = p_.inertia1();
@@ -173,14 +162,6 @@ void SpherePairImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::
   v_dot.segment<3>(kPhi2) = torque2 / i2_;
 }
 
-void SpherePairImpact::BookResiduals(const MechanicalState& before, Eigen::VectorXd& z) const {
-  const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
-  const double residual = TotalEnergy(before) + TotalDissipated(before) - e0_;
-  z[kResidualMax] = std::max(z[kResidualMax], std::abs(residual) / scale);
-  z[kIntegrationResidualMax] =
-      std::max(z[kIntegrationResidualMax], std::abs(residual - before.z[kGeneratedWork]) / scale);
-}
-
 Eigen::VectorXd SpherePairImpact::DiscreteMassDiagonal() const {
   Eigen::VectorXd m(12);
   m << m1_, m1_, m1_, i1_, i1_, i1_, m2_, m2_, m2_, i2_, i2_, i2_;
@@ -191,7 +172,6 @@ void SpherePairImpact::EvaluateDiscreteStep(const MechanicalState& before, const
                                             DiscreteGradientForm form, DiscreteContactStep& out) const {
   Eigen::VectorXd& z = out.z_next;
   z = before.z;
-  BookResiduals(before, z);
   const int nh = law_->history_size();
   std::span<const double> law_prev(before.z.data() + kLaw, static_cast<size_t>(nh));
   std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
@@ -260,7 +240,6 @@ void SpherePairImpact::EvaluateDiscreteStep(const MechanicalState& before, const
 
 void SpherePairImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
   Eigen::VectorXd z = before.z;
-  BookResiduals(before, z);
 
   const int nh = law_->history_size();
   std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
@@ -308,6 +287,16 @@ double SpherePairImpact::TangentialElasticEnergy(const MechanicalState& s) const
 double SpherePairImpact::PotentialEnergy(const MechanicalState& s) const {
   return NormalElasticEnergy(s) + TangentialElasticEnergy(s);
 }
+EnergyTerms SpherePairImpact::EnergyBooks(const MechanicalState& s) const {
+  EnergyTerms e;
+  e.kinetic = KineticEnergy(s);
+  e.stored = {{"normal_elastic", NormalElasticEnergy(s)}, {"tangential_elastic", TangentialElasticEnergy(s)}};
+  e.damping_work = s.dissipated;
+  e.friction_work = s.z[kFrictionWork];
+  e.generated_work = s.z[kGeneratedWork];
+  return e;
+}
+
 double SpherePairImpact::DissipationPower(const MechanicalState& s) const {
   const double delta = Overlap(s.q);
   if (!damped_ || !(delta > 0.0)) return 0.0;

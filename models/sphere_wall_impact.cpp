@@ -58,26 +58,16 @@ double SphereWallImpactParameters::tangential_speed() const {
   return speed * std::sin(theta_deg * std::numbers::pi / 180.0);
 }
 
-namespace {
-ContactLaw DefaultSphereWallLaw(const SphereWallImpactParameters& p, std::shared_ptr<const TangentialLaw> law) {
-  p.Validate();
-  const double k = p.hertz_coefficient();
-  std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
-  if (p.e_n < 1.0) damping = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(p.e_n, 1.5), p.mass(), k, 1.5);
-  return ContactLaw(std::make_shared<HertzLaw>(k), damping, std::move(law));
-}
-}  // namespace
-
 SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, std::shared_ptr<const TangentialLaw> law)
-    : SphereWallImpact(parameters, DefaultSphereWallLaw(parameters, std::move(law))) {}
+    : SphereWallImpact(parameters, HertzTsujiContactLaw((parameters.Validate(), parameters.hertz_coefficient()), parameters.e_n,
+                                                      parameters.mass(), std::move(law))) {}
 
 SphereWallImpact::SphereWallImpact(SphereWallImpactParameters parameters, ContactLaw contact)
-    : p_(parameters), law_(contact.tangential_ptr()), contact_(std::make_shared<ContactLaw>(std::move(contact))) {
+    : p_(parameters),
+      law_(RequireTangentialLaw(contact, kMaxLawHistory)),
+      contact_(std::make_shared<ContactLaw>(std::move(contact))),
+      damped_(contact_->damped()) {
   p_.Validate();
-  if (!law_) throw InvalidParameter("tangential_law", "<none>", "a tangential law (mu = 0 for frictionless contact)");
-  if (law_->history_size() > kMaxLawHistory)
-    throw InvalidParameter("tangential_law", law_->name(), "a law with at most 16 history entries");
-  damped_ = contact_->damped();
   mass_ = p_.mass();
   inertia_ = p_.inertia();
   e0_ = TotalEnergy(InitialState());
@@ -143,15 +133,6 @@ void SphereWallImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::
   v_dot.segment<3>(3) = torque / inertia_;
 }
 
-void SphereWallImpact::BookResiduals(const MechanicalState& before, Eigen::VectorXd& z) const {
-  // Ledger of the committed state `before` (complete: final velocity and dissipated work).
-  const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
-  const double residual = TotalEnergy(before) + TotalDissipated(before) - e0_;
-  z[kResidualMax] = std::max(z[kResidualMax], std::abs(residual) / scale);
-  z[kIntegrationResidualMax] =
-      std::max(z[kIntegrationResidualMax], std::abs(residual - before.z[kGeneratedWork]) / scale);
-}
-
 Eigen::VectorXd SphereWallImpact::DiscreteMassDiagonal() const {
   Eigen::VectorXd m(6);
   m << mass_, mass_, mass_, inertia_, inertia_, inertia_;
@@ -162,7 +143,6 @@ void SphereWallImpact::EvaluateDiscreteStep(const MechanicalState& before, const
                                             DiscreteGradientForm form, DiscreteContactStep& out) const {
   Eigen::VectorXd& z = out.z_next;
   z = before.z;
-  BookResiduals(before, z);
   const int nh = law_->history_size();
   std::span<const double> law_prev(before.z.data() + kLaw, static_cast<size_t>(nh));
   std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
@@ -205,7 +185,6 @@ void SphereWallImpact::EvaluateDiscreteStep(const MechanicalState& before, const
 
 void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
   Eigen::VectorXd z = before.z;
-  BookResiduals(before, z);
 
   const int nh = law_->history_size();
   std::span<double> law_next(z.data() + kLaw, static_cast<size_t>(nh));
@@ -255,6 +234,16 @@ double SphereWallImpact::TangentialElasticEnergy(const MechanicalState& s) const
 double SphereWallImpact::PotentialEnergy(const MechanicalState& s) const {
   return NormalElasticEnergy(s) + TangentialElasticEnergy(s);
 }
+EnergyTerms SphereWallImpact::EnergyBooks(const MechanicalState& s) const {
+  EnergyTerms e;
+  e.kinetic = KineticEnergy(s);
+  e.stored = {{"normal_elastic", NormalElasticEnergy(s)}, {"tangential_elastic", TangentialElasticEnergy(s)}};
+  e.damping_work = s.dissipated;
+  e.friction_work = s.z[kFrictionWork];
+  e.generated_work = s.z[kGeneratedWork];
+  return e;
+}
+
 double SphereWallImpact::DissipationPower(const MechanicalState& s) const {
   const double delta = p_.radius - s.q[2];
   if (!damped_ || !(delta > 0.0)) return 0.0;

@@ -4,6 +4,8 @@
 
 #include "contact/damping/viscous_dampers.h"
 #include "contact/discrete_derivative.h"
+#include "contact/power_law.h"
+#include "contact/restitution_calibration.h"
 #include "core/errors.h"
 
 namespace impactlab {
@@ -14,6 +16,23 @@ bool Coincide(double d0, double d1) {
   return !(std::abs(d1 - d0) > 1e-7 * 2.0 * (std::abs(d0) + std::abs(d1)));
 }
 }  // namespace
+
+ContactLaw HertzTsujiContactLaw(double hertz_coefficient, double e_n, double mass,
+                                std::shared_ptr<const TangentialLaw> tangential) {
+  std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
+  if (e_n < 1.0)
+    damping = std::make_shared<TsujiDamping>(TsujiAlphaFromRestitution(e_n, 1.5), mass, hertz_coefficient, 1.5);
+  return ContactLaw(std::make_shared<HertzLaw>(hertz_coefficient), damping, std::move(tangential));
+}
+
+const std::shared_ptr<const TangentialLaw>& RequireTangentialLaw(const ContactLaw& law, int max_history) {
+  const auto& t = law.tangential_ptr();
+  if (!t) throw InvalidParameter("tangential_law", "<none>", "a tangential law (mu = 0 for frictionless contact)");
+  if (t->history_size() > max_history)
+    throw InvalidParameter("tangential_law", t->name(),
+                           "a law with at most " + std::to_string(max_history) + " history entries");
+  return t;
+}
 
 ContactLaw::ContactLaw(std::shared_ptr<const NormalContactLaw> elastic, std::shared_ptr<const DampingLaw> damping,
                        std::shared_ptr<const TangentialLaw> tangential)

@@ -76,6 +76,15 @@ struct DiscreteContactResponse {
   TangentialResponse tangential;         ///< the law's step (friction / generated work, stored energy)
 };
 
+class ContactLaw;
+
+/// The classical DEM sphere contact: Hertz W = (2/5) k δ^{5/2} ⊕ Tsuji damping calibrated to e_n (α = √5 ξ_L(e_n),
+/// bound to `mass`; no damping for e_n = 1) ⊕ `tangential` [Tsuji et al. 1992; Seed002 eqs. 5–7].
+ContactLaw HertzTsujiContactLaw(double hertz_coefficient, double e_n, double mass,
+                                std::shared_ptr<const TangentialLaw> tangential);
+/// The contact's tangential law, checked: present and with at most `max_history` history entries.
+const std::shared_ptr<const TangentialLaw>& RequireTangentialLaw(const ContactLaw& law, int max_history);
+
 class ContactLaw {
  public:
   /// `elastic` and `damping` are required; `tangential` may be null (frictionless contact).

@@ -6,10 +6,12 @@
 namespace impactlab {
 
 void EnergyLedger::OnStart(const MechanicalSystem& system, const MechanicalState& state) {
-  e0_ = system.TotalEnergy(state);
+  last_terms_ = system.EnergyBooks(state);
+  e0_ = last_terms_.Energy();
+  books0_ = last_terms_.Books();
   scale_ = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
   last_d_ = state.dissipated;
-  energy_error_max_ = balance_residual_max_ = min_dissipation_increment_ = 0.0;
+  energy_error_max_ = balance_residual_max_ = residual_with_generated_max_ = min_dissipation_increment_ = 0.0;
   p0_ = system.LinearMomentum(state);
   l0_ = system.AngularMomentum(state);
   p_drift_.reset();
@@ -27,9 +29,12 @@ void EnergyLedger::OnStart(const MechanicalSystem& system, const MechanicalState
 }
 
 void EnergyLedger::OnStep(const MechanicalSystem& system, const MechanicalState& state) {
-  const double e = system.TotalEnergy(state);
+  last_terms_ = system.EnergyBooks(state);
+  const double e = last_terms_.Energy(), books = last_terms_.Books();
   energy_error_max_ = std::max(energy_error_max_, std::abs(e - e0_) / scale_);
-  balance_residual_max_ = std::max(balance_residual_max_, std::abs(e + state.dissipated - e0_) / scale_);
+  balance_residual_max_ = std::max(balance_residual_max_, std::abs(books - books0_) / scale_);
+  residual_with_generated_max_ =
+      std::max(residual_with_generated_max_, std::abs(books + last_terms_.generated_work - books0_) / scale_);
   min_dissipation_increment_ = std::min(min_dissipation_increment_, state.dissipated - last_d_);
   last_d_ = state.dissipated;
   if (p0_) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "state/energy_terms.h"
 #include "state/mechanical_state.h"
 
 namespace impactlab {
@@ -64,6 +65,16 @@ class MechanicalSystem {
     return 0.0;
   }
   double TotalEnergy(const MechanicalState& s) const { return KineticEnergy(s) + PotentialEnergy(s); }
+  /// The typed energy books of state s (state/energy_terms.h). Default: T, one stored term "potential" and the
+  /// state's cumulative dissipated work as damping work. Models with friction or laws that create energy
+  /// override it; their terms must sum to TotalEnergy.
+  virtual EnergyTerms EnergyBooks(const MechanicalState& s) const {
+    EnergyTerms e;
+    e.kinetic = KineticEnergy(s);
+    e.stored = {{"potential", PotentialEnergy(s)}};
+    e.damping_work = s.dissipated;
+    return e;
+  }
 
   // --- contacts ----------------------------------------------------------------------------------
   /// Number of contact event functions (pairs that may touch). May be 0.

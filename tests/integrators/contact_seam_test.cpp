@@ -14,6 +14,7 @@
 #include "contact/tangential/cundall_strack.h"
 #include "core/parameter_set.h"
 #include "integrators/simulation.h"
+#include "metrics/energy_ledger_summary.h"
 #include "observe/energy_ledger.h"
 #include "registry/registries.h"
 #include "registry/sphere_pair_registration.h"
@@ -63,9 +64,11 @@ nlohmann::json RunWall(const ParameterSet& p, const std::string& scheme, double 
   o.t_end = 3.0 * tc;
   o.stop_after_separation = 5.0 * o.dt;
   auto integrator = Make(scheme);
-  const SimulationRecord rec = Simulate(sys, *integrator, sys.InitialState(), o, {});
+  EnergyLedger ledger;
+  const SimulationRecord rec = Simulate(sys, *integrator, sys.InitialState(), o, {&ledger});
   nlohmann::json out;
   SummarizeSphereWall(sys, rec, out);
+  WriteEnergyLedger(ledger, out);
   return out;
 }
 
@@ -150,6 +153,7 @@ TEST_CASE("contact seam: sphere pair - books close and momenta are exact with fr
       const SimulationRecord rec = Simulate(sys, *integrator, sys.InitialState(), o, {&ledger});
       nlohmann::json s;
       SummarizeSpherePair(sys, rec, &ledger, s);
+      WriteEnergyLedger(ledger, s);
       CHECK(s["separated"].get<bool>());
       CHECK(s["integration_residual_max"].get<double>() <= 1e-12);
       CHECK(s["linear_momentum_drift_max"].get<double>() <= 1e-12);

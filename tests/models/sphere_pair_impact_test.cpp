@@ -11,6 +11,7 @@
 #include "integrators/odeint_runge_kutta.h"
 #include "integrators/simulation.h"
 #include "integrators/velocity_verlet.h"
+#include "metrics/energy_ledger_summary.h"
 #include "observe/energy_ledger.h"
 #include "registry/sphere_pair_registration.h"
 #include "registry/sphere_wall_registration.h"
@@ -66,6 +67,7 @@ PairRun Run(const ParameterSet& p, Integrator& integrator, int steps_per_contact
   run.initial = sys.InitialState();
   const SimulationRecord rec = Simulate(sys, integrator, run.initial, o, {&ledger});
   SummarizeSpherePair(sys, rec, &ledger, run.summary);
+  WriteEnergyLedger(ledger, run.summary);
   run.final_state = rec.final_state;
   return run;
 }
@@ -204,9 +206,11 @@ TEST_CASE("sphere_pair: symmetric impact of identical spheres equals sphere-wall
   o.dt = tc / 2000.0;
   o.t_end = 5.0 * tc;
   o.stop_after_separation = 10.0 * o.dt;
-  const SimulationRecord rec = Simulate(wall, vv, wall.InitialState(), o, {});
+  EnergyLedger wall_ledger;
+  const SimulationRecord rec = Simulate(wall, vv, wall.InitialState(), o, {&wall_ledger});
   nlohmann::json ws;
   SummarizeSphereWall(wall, rec, ws);
+  WriteEnergyLedger(wall_ledger, ws);
   // Differences: the pair's lever arm R − δ/2 vs the wall's R (δ_max/(2R) ≈ 4e-4), the rotation of the pair's
   // normal by the relative tangential motion (≈ 2 v_t t_c / (2R) ≈ 4e-4 rad, which tilts the normal impulse:
   // measured 9e-4 in v_t) and discretization.

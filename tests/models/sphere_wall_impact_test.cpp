@@ -10,6 +10,8 @@
 #include "integrators/odeint_runge_kutta.h"
 #include "integrators/simulation.h"
 #include "integrators/velocity_verlet.h"
+#include "metrics/energy_ledger_summary.h"
+#include "observe/energy_ledger.h"
 #include "references/rigid_sphere_impact_theory.h"
 #include "registry/sphere_wall_registration.h"
 
@@ -40,9 +42,11 @@ nlohmann::json Run(const ParameterSet& p, Integrator& integrator, double dt) {
   o.dt = dt;
   o.t_end = 1e-4;
   o.stop_after_separation = 10 * dt;
-  const SimulationRecord rec = Simulate(sys, integrator, sys.InitialState(), o, {});
+  EnergyLedger ledger_rec;
+  const SimulationRecord rec = Simulate(sys, integrator, sys.InitialState(), o, {&ledger_rec});
   nlohmann::json out;
   SummarizeSphereWall(sys, rec, out);
+  WriteEnergyLedger(ledger_rec, out);
   return out;
 }
 
@@ -110,9 +114,11 @@ TEST_CASE("sphere_wall: energy ledger E + D - W_generated - E0 closes to integra
   o.dt = 1e-7;
   o.t_end = 1e-3;
   o.stop_after_separation = 1e-6;
-  const SimulationRecord rec = Simulate(sys, rk4, sys.InitialState(), o, {});
+  EnergyLedger ledger_rec;
+  const SimulationRecord rec = Simulate(sys, rk4, sys.InitialState(), o, {&ledger_rec});
   nlohmann::json out;
   SummarizeSphereWall(sys, rec, out);
+  WriteEnergyLedger(ledger_rec, out);
   CHECK(out["integration_residual_max"].get<double>() <= 1e-7);
   // The Tsuji integral law creates energy here (Seed002 §3.2.4): visible, not clipped.
   CHECK(sys.GeneratedWork(rec.final_state) > 0.0);
@@ -120,9 +126,11 @@ TEST_CASE("sphere_wall: energy ledger E + D - W_generated - E0 closes to integra
   // The 2/3-scaled integral law does not (Seed002 §3.2.2): β > −1 and no net generated energy.
   p.Set("tangential_law", "mindlin_scaled_integral");
   SphereWallImpact scaled(sp, TangentialLawFrom(p, sp));
-  const SimulationRecord rec2 = Simulate(scaled, rk4, scaled.InitialState(), o, {});
+  EnergyLedger ledger_rec2;
+  const SimulationRecord rec2 = Simulate(scaled, rk4, scaled.InitialState(), o, {&ledger_rec2});
   nlohmann::json out2;
   SummarizeSphereWall(scaled, rec2, out2);
+  WriteEnergyLedger(ledger_rec2, out2);
   CHECK(out2["beta"].get<double>() > -1.0);
   CHECK(scaled.GeneratedWork(rec2.final_state) < 0.0);
   CHECK(out2["integration_residual_max"].get<double>() <= 1e-7);
@@ -178,7 +186,8 @@ TEST_CASE("sphere_wall: 3D gross sliding with side spin keeps the slip direction
     o.t_end = 1e-4;
     o.stop_after_separation = 10 * kDt;
     const MechanicalState s0 = sys.InitialState();
-    const SimulationRecord rec = Simulate(sys, rk4, s0, o, {});
+    EnergyLedger ledger_rec;
+  const SimulationRecord rec = Simulate(sys, rk4, s0, o, {&ledger_rec});
     const Eigen::Vector3d vs0 = sys.SlipVelocity(s0), vs1 = sys.SlipVelocity(rec.final_state);
     const double e_n = rec.final_state.v[2] / -s0.v[2];
     const double beta = -1.0 + 3.5 * 0.092 * (1.0 + e_n) * (-s0.v[2]) / vs0.norm();
@@ -186,6 +195,7 @@ TEST_CASE("sphere_wall: 3D gross sliding with side spin keeps the slip direction
     CHECK(vs1[1] == doctest::Approx(-beta * vs0[1]).epsilon(0.01));
     nlohmann::json out;
     SummarizeSphereWall(sys, rec, out);
+  WriteEnergyLedger(ledger_rec, out);
     CHECK(out["integration_residual_max"].get<double>() <= 1e-6);
   }
 }

@@ -2,6 +2,7 @@
 // Chromium loads it, and the report's own inline script (report_writer.cpp) publishes on window load how many
 // <img class="figure"> decoded: <body data-figures-loaded="N/M">. Every figure must load: N == M > 0.
 // A negative control (a copy with one corrupt figure appended) must report N < M, so the check can fail.
+// The per-paper summary and a key figure come before the full claim table (the first screen).
 // A screenshot goes to <build>/report_screenshot.png. Skipped (MESSAGE, not a failure) without /usr/bin/chromium.
 #include <doctest/doctest.h>
 
@@ -79,6 +80,14 @@ TEST_CASE("report: every figure of report.html loads in headless Chromium") {
   MESSAGE("figures loaded: ", loaded);
   CHECK(total > 0);
   CHECK(n == total);
+  // What matters leads: the per-paper summary, then a key figure, both before the full claim table.
+  const auto summary = dom.find("Summary per paper"), figure = dom.find("<img class=\"figure\""),
+             claims = dom.find("All claims");
+  REQUIRE(summary != std::string::npos);
+  REQUIRE(figure != std::string::npos);
+  REQUIRE(claims != std::string::npos);
+  CHECK(summary < figure);
+  CHECK(figure < claims);
 
   // Negative control: one corrupt PNG appended must be counted as not loaded.
   {

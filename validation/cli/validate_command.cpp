@@ -1,6 +1,7 @@
-// `impactlab validate [--quick] [--only PATTERN] [--out DIR]`: runs the registered validation studies and
-// writes the report (validation/report). Exit status 0 only if every claim passes or is a documented,
-// known deviation.
+// `impactlab validate [--quick] [--only PATTERN] [--threads N] [--out DIR] [--deviations FILE]
+// [--set STUDY.KEY=VALUE]...`: runs the registered validation studies, reviews every claim against the known
+// deviations (validation/known_deviations.toml) and writes the report (validation/report). Exit status 0
+// only if every claim passes or sits inside its reviewed known-deviation band.
 #include <iostream>
 
 #include "cli/command.h"
@@ -16,6 +17,10 @@ void AddValidateCommand(CLI::App& app, Action& action) {
   sub->add_option("--only", options->only, "run only studies whose name contains PATTERN");
   sub->add_option("--threads", options->threads, "worker threads (default: all cores)");
   sub->add_option("--out", options->out_dir, "output directory (default validation-report)");
+  sub->add_option("--deviations", options->deviations_file,
+                  "reviewed known deviations (default: validation/known_deviations.toml of the source tree)");
+  sub->add_option("--set", options->sets,
+                  "override a declared study input, STUDY.KEY=VALUE (repeatable; checks the harness itself)");
   sub->callback([&action, options] {
     action = [options] {
       if (CheckOnly()) return 0;  // options are checked by the suite

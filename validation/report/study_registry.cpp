@@ -4,6 +4,7 @@
 #include "studies/conservation_study.h"
 #include "studies/exact_solution_study.h"
 #include "studies/friction_conserving_study.h"
+#include "studies/order_audit_study.h"
 #include "studies/oscillator_comparison_study.h"
 #include "studies/seed000_table7_angles_study.h"
 #include "studies/seed000_table6_convergence_study.h"
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<CalibrationStudy>());
   studies.push_back(std::make_unique<ConservationStudy>());
   studies.push_back(std::make_unique<OscillatorComparisonStudy>());
+  studies.push_back(std::make_unique<OrderAuditStudy>());
   studies.push_back(std::make_unique<Seed000EnergyPartitionStudy>());
   studies.push_back(std::make_unique<Seed000Table1AlignedStudy>());
   studies.push_back(std::make_unique<Seed000Table2ObliqueStudy>());

@@ -9,6 +9,7 @@
 #include "core/checks.h"
 #include "core/suggest.h"
 #include "io/atomic_file.h"
+#include "metrics/energy_ledger_summary.h"
 #include "observe/energy_ledger.h"
 #include "observe/time_series_writer.h"
 #include "registry/registries.h"
@@ -141,10 +142,7 @@ nlohmann::json RunScenario(const RunRequest& request) {
     run["integrator"] = integrator->name();
     run["dt"] = options.dt;
     run["steps"] = record.steps;
-    run["energy_error_max"] = ledger.energy_error_max();
-    run["energy_balance_residual_max"] = ledger.balance_residual_max();
-    run["momentum_drift_max"] =
-        ledger.momentum_drift_max() ? nlohmann::json(*ledger.momentum_drift_max()) : nlohmann::json(nullptr);
+    WriteEnergyLedger(ledger, run);
     run["wall_time_s"] = record.wall_time_s;
     run["rhs_evaluations"] = record.statistics.rhs_evaluations;
     run["newton_iterations"] = record.statistics.newton_iterations;

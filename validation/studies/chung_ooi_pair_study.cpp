@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <numbers>
@@ -71,21 +72,29 @@ Scenario PairScenario(const Material& mat, double R1, double radius_ratio, doubl
 
 }  // namespace
 
-StudyResult ChungOoiPairStudy::Run(const StudyContext& ctx) const {
-  StudyResult result;
-  const std::filesystem::path dir = ctx.out_dir;
-  std::filesystem::create_directories(dir);
-  const std::string integrator = "velocity_verlet";
-  const Material al{"Al alloy", 7.0e10, 0.33, 2700}, copper{"copper", 1.2e11, 0.35, 8900},
-      nylon{"nylon", 2.5e9, 0.40, 1000};
-  const double R = 0.1, mu = 0.4, e = 0.5;
-  double worst_momentum = 0.0;
-  auto track_momentum = [&worst_momentum](const nlohmann::json& run) {
-    for (const char* k : {"linear_momentum_drift_max", "angular_momentum_drift_max"})
-      worst_momentum = std::max(worst_momentum, JsonNumber(run, k));
-  };
+namespace {
 
-  // ---- Test 7 Hertz check: frictionless, e = 1, ±0.2 m/s -----------------------------------------------
+/// The inputs every part of ChungOoiPairStudy::Run shares.
+struct ChungOoiPairSetup {
+  std::filesystem::path dir;
+  std::string integrator;
+  Material al;
+  Material copper;
+  Material nylon;
+  double R;
+  double mu;
+  double e;
+  double& worst_momentum;
+  std::function<void(const nlohmann::json&)> track_momentum;
+};
+
+// Test 7 Hertz check: frictionless, e = 1, ±0.2 m/s.
+void HertzCheck(const StudyContext& ctx, const ChungOoiPairSetup& setup, StudyResult& result) {
+  const std::string& integrator = setup.integrator;
+  const Material& al = setup.al;
+  const Material& copper = setup.copper;
+  const double& R = setup.R;
+  const std::function<void(const nlohmann::json&)>& track_momentum = setup.track_momentum;
   std::ostringstream th;
   th << "Test 7 materials, frictionless e = 1 (velocity Verlet, dt = t_c/2000) against the Hertz closed forms "
         "with R* = R/2, E* = E/(2(1−ν²)), m* = m/2, approach speed 0.4 m/s: δ_max = (15 m* v²/(16 E* √R*))^{2/5}, "
@@ -116,7 +125,20 @@ StudyResult ChungOoiPairStudy::Run(const StudyContext& ctx) const {
                                     "t_c against Hertz theory with R*, E*, m*",
                                     "Chung & Ooi 2011 Tests 1, 7 (0.5 %)", std::nullopt, worst_hertz, 0.005));
 
-  // ---- Tests 7 and 8: spin sweeps ------------------------------------------------------------------------
+}
+
+// Tests 7 and 8: spin sweeps.
+void SpinSweeps(const StudyContext& ctx, const ChungOoiPairSetup& setup, StudyResult& result) {
+  const std::filesystem::path& dir = setup.dir;
+  const std::string& integrator = setup.integrator;
+  const Material& al = setup.al;
+  const Material& copper = setup.copper;
+  const Material& nylon = setup.nylon;
+  const double& R = setup.R;
+  const double& mu = setup.mu;
+  const double& e = setup.e;
+  double& worst_momentum = setup.worst_momentum;
+  const std::function<void(const nlohmann::json&)>& track_momentum = setup.track_momentum;
   struct Case {
     int test;
     Material mat;
@@ -219,6 +241,27 @@ StudyResult ChungOoiPairStudy::Run(const StudyContext& ctx) const {
                                     "Tests 7–8, all laws, cases with rigid ψ < 0.9 (" + std::to_string(gross_cases) +
                                         " runs): max relative deviation of ω⁺ and v_x⁺ from rigid-body impulse theory",
                                     "Chung & Ooi 2011 Tests 7–8; THEORY.md §6", std::nullopt, worst_gross, 0.01));
+}
+
+}  // namespace
+
+StudyResult ChungOoiPairStudy::Run(const StudyContext& ctx) const {
+  StudyResult result;
+  const std::filesystem::path dir = ctx.out_dir;
+  std::filesystem::create_directories(dir);
+  const std::string integrator = "velocity_verlet";
+  const Material al{"Al alloy", 7.0e10, 0.33, 2700}, copper{"copper", 1.2e11, 0.35, 8900},
+      nylon{"nylon", 2.5e9, 0.40, 1000};
+  const double R = 0.1, mu = 0.4, e = 0.5;
+  double worst_momentum = 0.0;
+  auto track_momentum = [&worst_momentum](const nlohmann::json& run) {
+    for (const char* k : {"linear_momentum_drift_max", "angular_momentum_drift_max"})
+      worst_momentum = std::max(worst_momentum, JsonNumber(run, k));
+  };
+
+  const ChungOoiPairSetup setup{dir, integrator, al, copper, nylon, R, mu, e, worst_momentum, track_momentum};
+  HertzCheck(ctx, setup, result);
+  SpinSweeps(ctx, setup, result);
   result.narrative =
       "Rigid-body theory (references/rigid_sphere_pair_impact_theory.h): P_n = m*(1+e)v_n, "
       "1/m_t = 1/m₁ + 1/m₂ + R₁²/I₁ + R₂²/I₂, ψ = μP_n/(m_t|v_s⁻|); gross slip J = −μP_n sign(v_s⁻), stick "

@@ -67,14 +67,19 @@ void SetTiming(Scenario& s, double m, double E_star, double R, double v_n) {
 
 }  // namespace
 
-StudyResult ChungOoiStudy::Run(const StudyContext& ctx) const {
-  StudyResult result;
-  const std::filesystem::path dir = ctx.out_dir;
-  std::filesystem::create_directories(dir);
-  constexpr double kHertzTol = 0.005;  // Chung & Ooi's acceptance for Tests 1–3 (0.5 %)
-  const std::string integrator = "velocity_verlet";
+namespace {
 
-  // ---- Tests 1–3: normal impacts ----------------------------------------------------------------------
+/// The inputs every part of ChungOoiStudy::Run shares.
+struct ChungOoiSetup {
+  std::filesystem::path dir;
+  double kHertzTol;
+  std::string integrator;
+};
+
+// Tests 1–3: normal impacts.
+void NormalImpactTests(const StudyContext& ctx, const ChungOoiSetup& setup, StudyResult& result) {
+  const double& kHertzTol = setup.kHertzTol;
+  const std::string& integrator = setup.integrator;
   std::ostringstream t1;
   t1 << "Tests 1–3, velocity Verlet, dt = t_c/2000. Relative errors against the Hertz closed forms.\n\n"
         "| test | material | e_in | δ_max [m] | err δ_max | F_max [N] | err F_max | t_c [s] | err t_c | e_out | err e |\n"
@@ -127,7 +132,12 @@ StudyResult ChungOoiStudy::Run(const StudyContext& ctx) const {
                                     "Tsuji damping α = √5 ξ_L(e)", "Chung & Ooi 2011 Test 3; THEORY.md §3",
                                     std::nullopt, worst_e, kHertzTol));
 
-  // ---- Tests 4–6: oblique impacts and spin vs rigid-body theory -----------------------------------------
+}
+
+// Tests 4–6: oblique impacts and spin vs rigid-body theory.
+void ObliqueImpactTests(const StudyContext& ctx, const ChungOoiSetup& setup, StudyResult& result) {
+  const std::filesystem::path& dir = setup.dir;
+  const std::string& integrator = setup.integrator;
   const std::vector<std::string> laws = TangentialLawNames();
   struct Oblique {
     int test;
@@ -232,6 +242,20 @@ StudyResult ChungOoiStudy::Run(const StudyContext& ctx) const {
                                     "Tests 4–6, all laws, cases with rigid ψ < 0.9: max relative deviation from "
                                     "rigid-body theory", "Chung & Ooi 2011 Tests 4–6; THEORY.md §6",
                                     std::nullopt, worst_gross, 0.01));
+}
+
+}  // namespace
+
+StudyResult ChungOoiStudy::Run(const StudyContext& ctx) const {
+  StudyResult result;
+  const std::filesystem::path dir = ctx.out_dir;
+  std::filesystem::create_directories(dir);
+  constexpr double kHertzTol = 0.005;  // Chung & Ooi's acceptance for Tests 1–3 (0.5 %)
+  const std::string integrator = "velocity_verlet";
+
+  const ChungOoiSetup setup{dir, kHertzTol, integrator};
+  NormalImpactTests(ctx, setup, result);
+  ObliqueImpactTests(ctx, setup, result);
   result.narrative =
       "Tests 7–8 (two spinning spheres) are in the study chung_ooi_pair (two-sphere model). In the sticking regime "
       "the laws differ from the rigid (β₀ = 0) line by the elastic tangential rebound, as in Chung & Ooi's Figs.";

@@ -43,19 +43,16 @@ double RunRestitution(Scenario s, const std::string& integrator) {
   return run["restitution"].is_null() ? std::nan("") : run["restitution"].get<double>();
 }
 
-}  // namespace
+std::string Fmt(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
 
-StudyResult OscillatorComparisonStudy::Run(const StudyContext& ctx) const {
-  StudyResult result;
-  // 1. Undamped Hertz impact, all integrators side by side at the same dt.
-  const double dt = ctx.quick ? 0.02 : 0.005;
-  std::ostringstream table, csv;
-  table << "Undamped Hertz impact, m = k = v0 = 1 (t_c = 3.218), dt = " << dt << " s for every integrator.\n\n";
-  table << "| integrator | e − 1 | max |E−E0|/E0 | max |E+D−E0|/E0 | RHS evals | wall [s] |\n|---|---|---|---|---|---|\n";
-  csv << "integrator,dt,restitution_error,energy_error_max,balance_residual_max,rhs_evaluations,wall_time_s\n";
-  FigureSpec fig{"energy_error_vs_time", "Undamped Hertz impact: relative energy error, dt = " + std::to_string(dt),
-                 "t [s]", "|E - E0| / E0", false, true, {}};
-  double cvode_e_error = 1.0;
+/// Undamped Hertz impact (m = k = v0 = 1), one run per registered integrator at the same dt; time series
+/// under <out>/hertz_undamped/.
+std::vector<OscillatorComparisonResults::HertzRun> ComputeHertzRuns(const StudyContext& ctx, double dt) {
+  std::vector<OscillatorComparisonResults::HertzRun> runs;
   for (const auto& name : IntegratorRegistry().names()) {
     ctx.progress("hertz undamped: " + name);
     RunRequest r;
@@ -63,75 +60,126 @@ StudyResult OscillatorComparisonStudy::Run(const StudyContext& ctx) const {
     r.scenario.parameters.Set("dt", dt);
     r.integrators = {name};
     r.out_dir = ctx.out_dir.string() + "/hertz_undamped";
+    OscillatorComparisonResults::HertzRun h;
+    h.integrator = name;
     nlohmann::json summary;
     try {
       summary = RunScenario(r);
     } catch (const InvalidParameter& e) {
       if (e.parameter() != "integrator") throw;
-      table << "| " << name << " | not applicable to this model | | | | |\n";  // e.g. EFDA (planar bodies)
+      h.applicable = false;  // e.g. EFDA (planar bodies)
+      runs.push_back(h);
       continue;
     }
     const auto& run = summary["runs"][0];
-    const double e = run["restitution"].is_null() ? std::nan("") : run["restitution"].get<double>();
-    if (name == "cvode_bdf") cvode_e_error = std::abs(e - 1.0);
-    table << "| " << name << " | " << std::setprecision(3) << e - 1.0 << " | " << run["energy_error_max"].get<double>()
-          << " | " << run["energy_balance_residual_max"].get<double>() << " | " << run["rhs_evaluations"].get<long>()
-          << " | " << run["wall_time_s"].get<double>() << " |\n";
-    csv << name << ',' << dt << ',' << std::setprecision(17) << e - 1.0 << ',' << run["energy_error_max"].get<double>()
-        << ',' << run["energy_balance_residual_max"].get<double>() << ',' << run["rhs_evaluations"].get<long>() << ','
-        << run["wall_time_s"].get<double>() << '\n';
+    h.restitution = run["restitution"].is_null() ? std::nan("") : run["restitution"].get<double>();
+    h.energy_error_max = run["energy_error_max"].get<double>();
+    h.balance_residual_max = run["energy_balance_residual_max"].get<double>();
+    h.rhs_evaluations = run["rhs_evaluations"].get<long>();
+    h.wall_time_s = run["wall_time_s"].get<double>();
+    runs.push_back(h);
+  }
+  return runs;
+}
+
+void RenderHertz(const OscillatorComparisonResults& r, const StudyContext& ctx, StudyResult& out) {
+  std::ostringstream table, csv;
+  table << "Undamped Hertz impact, m = k = v0 = 1 (t_c = 3.218), dt = " << r.hertz_dt << " s for every integrator.\n\n";
+  table << "| integrator | e − 1 | max |E−E0|/E0 | max |E+D−E0|/E0 | RHS evals | wall [s] |\n|---|---|---|---|---|---|\n";
+  csv << "integrator,dt,restitution_error,energy_error_max,balance_residual_max,rhs_evaluations,wall_time_s\n";
+  FigureSpec fig{"energy_error_vs_time", "Undamped Hertz impact: relative energy error, dt = " + std::to_string(r.hertz_dt),
+                 "t [s]", "|E - E0| / E0", false, true, {}};
+  for (const auto& h : r.hertz) {
+    if (!h.applicable) {
+      table << "| " << h.integrator << " | not applicable to this model | | | | |\n";
+      continue;
+    }
+    table << "| " << h.integrator << " | " << std::setprecision(3) << h.restitution - 1.0 << " | " << h.energy_error_max
+          << " | " << h.balance_residual_max << " | " << h.rhs_evaluations << " | " << h.wall_time_s << " |\n";
+    csv << h.integrator << ',' << r.hertz_dt << ',' << std::setprecision(17) << h.restitution - 1.0 << ','
+        << h.energy_error_max << ',' << h.balance_residual_max << ',' << h.rhs_evaluations << ',' << h.wall_time_s
+        << '\n';
     // Undamped: D = 0, so |E − E0|/E0 = |balance_residual_rel| ("abs:" makes the plot script take |.|).
-    fig.series.push_back({"hertz_undamped/" + name + ".csv", "t_s", "abs:balance_residual_rel", name, "-"});
+    fig.series.push_back({"hertz_undamped/" + h.integrator + ".csv", "t_s", "abs:balance_residual_rel", h.integrator, "-"});
   }
   WriteFileAtomically(ctx.out_dir / "hertz_undamped.csv", csv.str());
-  result.tables_markdown.push_back(table.str());
+  out.tables_markdown.push_back(table.str());
   WriteFigureSpec(ctx.out_dir, fig);
-  result.figures.push_back("energy_error_vs_time.png");
-  result.claims.push_back(MakeClaim("oscillator.cvode.hertz_undamped_e",
-                                    "CVODE (rtol 1e-12): |e − 1| for the undamped Hertz impact",
-                                    "THEORY.md §5 (e = 1 for α = 0)", std::nullopt, cvode_e_error, 1e-6));
+  out.figures.push_back("energy_error_vs_time.png");
+  out.key_figures.push_back("energy_error_vs_time.png");
+}
 
-  // 2. Linear spring–dashpot closed form with CVODE.
-  {
-    const double e_target = 0.5;
-    ctx.progress("linear spring-dashpot closed form");
-    const double e = RunRestitution(OscillatorScenario("linear", 1.0, e_target, "linear_viscous"), "cvode_bdf");
-    result.claims.push_back(MakeClaim("oscillator.linear_dashpot_e",
-                                      "linear spring–dashpot, ξ = ξ_L(0.5): CVODE e vs exp(−ξπ/√(1−ξ²))",
-                                      "Seed000 eq. 23; THEORY.md §3", e_target, e, 1e-8));
-  }
-  // 3. Calibration: seed 000's α = √(2(p+1)) ξ_L vs seed 001 summary's α = p/(2(p+1)) ξ_L.
+void RenderCalibration(const OscillatorComparisonResults& r, StudyResult& out) {
   std::ostringstream cal;
-  cal << "Tsuji calibration, target e = 0.5, v0 = 1, CVODE rtol 1e-12.\n\n| p | α (Seed000 eq. 25) | e simulated | "
+  cal << "Tsuji calibration, target e = " << r.calibration_e_target
+      << ", v0 = 1, CVODE rtol 1e-12.\n\n| p | α (Seed000 eq. 25) | e simulated | "
          "α (Seed001 summary) | e simulated |\n|---|---|---|---|---|\n";
+  for (const auto& c : r.calibration)
+    cal << "| " << c.p << " | " << std::setprecision(8) << c.alpha_seed000 << " | " << c.e_seed000 << " | "
+        << c.alpha_seed001 << " | " << c.e_seed001 << " |\n";
+  out.tables_markdown.push_back(cal.str());
+}
+
+}  // namespace
+
+ParameterSet OscillatorComparisonStudy::Inputs() const {
+  ParameterSet p;
+  p.Set("calibration_e_target", 0.5);
+  return p;
+}
+
+OscillatorComparisonResults ComputeOscillatorComparison(const StudyContext& ctx) {
+  OscillatorComparisonResults r;
+  r.hertz_dt = ctx.quick ? 0.02 : 0.005;
+  r.hertz = ComputeHertzRuns(ctx, r.hertz_dt);
+  ctx.progress("linear spring-dashpot closed form");
+  r.linear_dashpot_e =
+      RunRestitution(OscillatorScenario("linear", 1.0, r.linear_e_target, "linear_viscous"), "cvode_bdf");
+  r.calibration_e_target = ctx.inputs.GetDouble("calibration_e_target", 0.5);
   for (double p : {1.0, 1.5, 2.0, 3.0}) {
     ctx.progress("calibration p = " + std::to_string(p));
-    const double e_target = 0.5;
-    const double alpha_good = TsujiAlphaFromRestitution(e_target, p);
-    const double alpha_bad = Seed001SummaryAlpha(e_target, p);
-    auto sc_good = OscillatorScenario("power_law", p, e_target, "tsuji");
-    sc_good.parameters.Set("alpha", alpha_good);
-    auto sc_bad = OscillatorScenario("power_law", p, e_target, "tsuji");
-    sc_bad.parameters.Set("alpha", alpha_bad);
-    const double e_good = RunRestitution(sc_good, "cvode_bdf");
-    const double e_bad = RunRestitution(sc_bad, "cvode_bdf");
-    cal << "| " << p << " | " << std::setprecision(8) << alpha_good << " | " << e_good << " | " << alpha_bad << " | "
-        << e_bad << " |\n";
-    std::ostringstream id;
-    id << p;
-    result.claims.push_back(MakeClaim("calibration.seed000.p" + id.str(),
-                                      "α = √(2(p+1)) ξ_L(e) gives e = 0.5 at p = " + id.str(),
-                                      "Seed000 eq. 25; Seed001", e_target, e_good, 1e-7));
-    Claim bad = MakeClaim("calibration.seed001_summary.p" + id.str(),
-                          "seed 001 summary's α = p/(2(p+1)) ξ_L(e) gives e = 0.5 at p = " + id.str() + " (refuted)",
-                          "Seed001 summary", e_target, e_bad, 1e-3);
-    if (!bad.pass) {
-      bad.known_deviation = true;
-      bad.note = "the printed formula is wrong (misprint); docs/calibration.md";
-    }
-    result.claims.push_back(bad);
+    OscillatorComparisonResults::Calibration c;
+    c.p = p;
+    c.alpha_seed000 = TsujiAlphaFromRestitution(r.calibration_e_target, p);
+    c.alpha_seed001 = Seed001SummaryAlpha(r.calibration_e_target, p);
+    auto good = OscillatorScenario("power_law", p, r.calibration_e_target, "tsuji");
+    good.parameters.Set("alpha", c.alpha_seed000);
+    auto bad = OscillatorScenario("power_law", p, r.calibration_e_target, "tsuji");
+    bad.parameters.Set("alpha", c.alpha_seed001);
+    c.e_seed000 = RunRestitution(good, "cvode_bdf");
+    c.e_seed001 = RunRestitution(bad, "cvode_bdf");
+    r.calibration.push_back(c);
   }
-  result.tables_markdown.push_back(cal.str());
+  return r;
+}
+
+std::vector<Claim> OscillatorComparisonClaims(const OscillatorComparisonResults& r) {
+  std::vector<Claim> claims;
+  double cvode_e_error = 1.0;
+  for (const auto& h : r.hertz)
+    if (h.integrator == "cvode_bdf" && h.applicable) cvode_e_error = std::abs(h.restitution - 1.0);
+  claims.push_back(MakeClaim("oscillator.cvode.hertz_undamped_e", "CVODE (rtol 1e-12): |e − 1| for the undamped Hertz impact",
+                             "THEORY.md §5 (e = 1 for α = 0)", std::nullopt, cvode_e_error, 1e-6));
+  claims.push_back(MakeClaim("oscillator.linear_dashpot_e", "linear spring–dashpot, ξ = ξ_L(0.5): CVODE e vs exp(−ξπ/√(1−ξ²))",
+                             "Seed000 eq. 23; THEORY.md §3", r.linear_e_target, r.linear_dashpot_e, 1e-8));
+  const std::string e = Fmt(r.calibration_e_target);
+  for (const auto& c : r.calibration) {
+    const std::string p = Fmt(c.p);
+    claims.push_back(MakeClaim("calibration.seed000.p" + p, "α = √(2(p+1)) ξ_L(e) gives e = " + e + " at p = " + p,
+                               "Seed000 eq. 25; Seed001", r.calibration_e_target, c.e_seed000, 1e-7));
+    claims.push_back(MakeClaim("calibration.seed001_summary.p" + p,
+                               "seed 001 summary's α = p/(2(p+1)) ξ_L(e) gives e = " + e + " at p = " + p + " (refuted)",
+                               "Seed001 summary", r.calibration_e_target, c.e_seed001, 1e-3));
+  }
+  return claims;
+}
+
+StudyResult OscillatorComparisonStudy::Run(const StudyContext& ctx) const {
+  const OscillatorComparisonResults r = ComputeOscillatorComparison(ctx);
+  StudyResult result;
+  result.claims = OscillatorComparisonClaims(r);
+  RenderHertz(r, ctx, result);
+  RenderCalibration(r, result);
   result.narrative =
       "The seed 001 summary formula is smaller than seed 000's by the factor 2(p+1)√(2(p+1))/p (16 at p = 1), "
       "so it under-damps: the simulated restitution is far above the target for every p, while seed 000's "

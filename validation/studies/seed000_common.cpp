@@ -78,17 +78,6 @@ nlohmann::json RunEllipsoid(const EllipsoidCase& c) {
 
 double RelativeError(double x, double ref) { return std::abs(x - ref) / std::abs(ref); }
 
-Claim CheckedClaim(std::string id, std::string description, std::string source, std::optional<double> published,
-                   double measured, double tolerance, bool relative, const std::string& deviation_note) {
-  Claim c = MakeClaim(std::move(id), std::move(description), std::move(source), published, measured, tolerance,
-                      relative);
-  if (!c.pass && !deviation_note.empty()) {
-    c.known_deviation = true;
-    c.note = deviation_note;
-  }
-  return c;
-}
-
 }  // namespace impactlab::seed000
 
 namespace impactlab::seed000 {

@@ -45,10 +45,6 @@ using ResumableTable = impactlab::ResumableTable;
 
 /// Relative difference |x − ref|/|ref|.
 double RelativeError(double x, double ref);
-/// A Claim with pass evaluated; when it fails and `deviation_note` is not empty it is marked as a documented
-/// known deviation with that note.
-Claim CheckedClaim(std::string id, std::string description, std::string source, std::optional<double> published,
-                   double measured, double tolerance, bool relative, const std::string& deviation_note = "");
 
 }  // namespace impactlab::seed000
 

@@ -69,30 +69,24 @@ StudyResult Seed000EnergyPartitionStudy::Run(const StudyContext& ctx) const {
                           {"series/velocity_verlet.csv", "t_s", "E_kin_rot_J", "rotational kinetic", "-"},
                           {"series/velocity_verlet.csv", "t_s", "W_J", "contact energy K_n V_c", "-"},
                           {"series/velocity_verlet.csv", "t_s", "energy_J", "total", "--"}};
-      result.claims.push_back(CheckedClaim(
+      result.claims.push_back(MakeClaim(
           "seed000.fig1.verlet_max_energy_error", "velocity Verlet max relative energy error (2 digits)",
-          "Seed000 §6 Fig. 1b", 4.4e-6, err_max, 0.05e-6, false,
-          "we measure 4.35e-6 (rounds to 4.3e-6, 1.2 % below the paper); the independent reimplementation of "
-          "THEORY.md §10 row 2 also gives 4.34e-6. The paper's value may come from a coarser output sampling or a "
-          "different Verlet variant; not tuned"));
-      result.claims.push_back(CheckedClaim(
+          "Seed000 §6 Fig. 1b", 4.4e-6, err_max, 0.05e-6, false));
+      result.claims.push_back(MakeClaim(
           "seed000.fig1.error_peak_at_max_penetration",
           "the max energy error occurs at maximum penetration: |t(max err) − t(δ_max)| [s] ≤ 2 Δt",
           "Seed000 §6 Fig. 1b", std::nullopt, std::abs(t[i_err] - t[i_delta]), 4e-6, false));
-      result.claims.push_back(CheckedClaim(
+      result.claims.push_back(MakeClaim(
           "seed000.fig1.error_near_zero_at_separation",
           "energy error at the last in-contact step ≤ 10 % of the peak (\"returns to near-zero at separation\")",
           "Seed000 §6 Fig. 1b", std::nullopt, err_last, 0.1 * err_max, false));
-      result.claims.push_back(CheckedClaim(
+      result.claims.push_back(MakeClaim(
           "seed000.fig1.error_near_zero_after_contact",
           "energy error in free flight after the contact ≤ 10 % of the peak", "Seed000 §6 Fig. 1b", std::nullopt,
-          err_after, 0.1 * err_max, false,
-          "plain velocity Verlet does not sub-step the exit: the step that crosses δ = 0 (W'' jumps there) adds a "
-          "phase-dependent O(Δt²) energy error (THEORY.md §12.3); the error is ≈0 at the last in-contact step "
-          "but not after the crossing step (docs/ellipsoid-wall.md)"));
+          err_after, 0.1 * err_max, false));
     }
     if (integrator == "velocity_verlet_event") {
-      result.claims.push_back(CheckedClaim(
+      result.claims.push_back(MakeClaim(
           "seed000.fig1.event_verlet_error_near_zero_after_contact",
           "velocity_verlet_event (exit located inside the step): energy error in free flight after the contact "
           "≤ 1 % of the peak (\"returns to ≈ 0\" with event-located exit; measured ≈ 0.1 %)",

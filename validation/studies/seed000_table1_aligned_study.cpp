@@ -48,11 +48,11 @@ StudyResult Seed000Table1AlignedStudy::Run(const StudyContext& ctx) const {
       table << "| " << integrator << " | " << Fixed(e, 1) << " | " << Fixed(v[1], 5) << " | " << Fixed(v[2], 5)
             << " | " << Sci(std::abs(v[1] - e), 2) << " | " << Sci(v[3], 2) << " |\n";
       if (e == 0.5)
-        result.claims.push_back(CheckedClaim("seed000.table1." + integrator + ".e_E_equals_e_cn",
+        result.claims.push_back(MakeClaim("seed000.table1." + integrator + ".e_E_equals_e_cn",
                                              "θ = 0: e_E = e_cn (all definitions coincide), e = 0.5, " + integrator,
                                              "Seed000 §6 Table 1", v[1], v[2], 1e-6, false));
     }
-    result.claims.push_back(CheckedClaim("seed000.table1." + integrator + ".achieved_equals_target",
+    result.claims.push_back(MakeClaim("seed000.table1." + integrator + ".achieved_equals_target",
                                          "θ = 0: max |achieved e_cn − target| over all targets (3 decimals), " +
                                              integrator,
                                          "Seed000 §6 Table 1, Fig. 2a", std::nullopt, worst, 5e-4, false));

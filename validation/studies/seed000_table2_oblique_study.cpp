@@ -55,14 +55,11 @@ StudyResult Seed000Table2ObliqueStudy::Run(const StudyContext& ctx) const {
       if (damping != "adaptive") continue;
       const std::string id = "seed000.table2." + integrator;
       if (integrator == "velocity_verlet")
-        result.claims.push_back(CheckedClaim("seed000.eq14.m_n_star_initial", "m_n*(t₀)/m at θ = 30°, a/b = 1.67 (3 digits)",
+        result.claims.push_back(MakeClaim("seed000.eq14.m_n_star_initial", "m_n*(t₀)/m at θ = 30°, a/b = 1.67 (3 digits)",
                                              "Seed000 eq. 14, §6", 0.648, m0, 0.0005, false));
-      result.claims.push_back(CheckedClaim(id + ".e_cn_within_1pct", "e_cn within 1 % of the target 0.5, " + integrator,
-                                           "Seed000 §6 Table 2", 0.5, e_cn, 0.01, true,
-                                           "oblique compliant e_cn is not exactly controlled (breathing mass, THEORY.md "
-                                           "§12.10): all three integrators agree on e_cn ≈ 0.493 (−1.4 %), as the "
-                                           "independent reimplementation of THEORY.md §10 row 4; not tuned"));
-      result.claims.push_back(CheckedClaim(
+      result.claims.push_back(MakeClaim(id + ".e_cn_within_1pct", "e_cn within 1 % of the target 0.5, " + integrator,
+                                           "Seed000 §6 Table 2", 0.5, e_cn, 0.01, true));
+      result.claims.push_back(MakeClaim(
           id + ".e_E_within_0.4pct_of_impulsive",
           "e_E within 0.4 % of the impulsive 0.7169 (one significant digit: < 0.45 %), " + integrator,
           "Seed000 §6 Table 2", kImpulsive, e_E, 0.0045, true));

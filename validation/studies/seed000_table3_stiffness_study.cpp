@@ -68,17 +68,13 @@ StudyResult Seed000Table3StiffnessStudy::Run(const StudyContext& ctx) const {
         err5 = std::exp(std::log(oblique[i].second) + s * std::log(oblique[i + 1].second / oblique[i].second));
       }
     const std::string id = "seed000.table3." + integrator;
-    result.claims.push_back(CheckedClaim(
+    result.claims.push_back(MakeClaim(
         id + ".small_penetration", "oblique: max e_cn error over runs with δ_max/ρ < 2 % is < 1 %, " + integrator,
-        "Seed000 §6.5, §7", std::nullopt, worst_small, 0.01, false,
-        "the K_n = 1e3 case sits at δ_max/ρ_G = 1.97 % with error 1.4 % (the Table 2 deviation); the paper's ρ is "
-        "not defined (THEORY.md §11.2), ρ_G is our reading"));
-    result.claims.push_back(CheckedClaim(id + ".five_percent_penetration",
+        "Seed000 §6.5, §7", std::nullopt, worst_small, 0.01, false));
+    result.claims.push_back(MakeClaim(id + ".five_percent_penetration",
                                          "oblique: error at δ_max/ρ = 5 % (interpolated) ≈ 7 % (1 digit), " + integrator,
-                                         "Seed000 §7", 0.07, err5, 0.005, false,
-                                         "measured error at δ_max/ρ_G = 5 % differs from the paper's ≈7 %; ρ is "
-                                         "ambiguous (THEORY.md §11.2)"));
-    result.claims.push_back(CheckedClaim(id + ".aligned_below_0.3pct",
+                                         "Seed000 §7", 0.07, err5, 0.005, false));
+    result.claims.push_back(MakeClaim(id + ".aligned_below_0.3pct",
                                          "aligned (θ = 0): max e_cn error over all K_n < 0.3 %, " + integrator,
                                          "Seed000 §6.5", std::nullopt, worst_aligned, 0.003, false));
   }

@@ -45,20 +45,25 @@ Series ReadSeries(const nlohmann::json& j, const std::string& key) {
 
 }  // namespace
 
-StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
-  StudyResult result;
-  const std::filesystem::path dir = ctx.out_dir;
-  std::filesystem::create_directories(dir);
-  const std::vector<std::string> laws = TangentialLawNames();
+namespace {
 
-  // ---- 1. Fig. 5: sweep of the impact angle -----------------------------------------------------------
+/// The inputs every part of Seed002KharazStudy::Run shares.
+struct KharazSetup {
+  std::filesystem::path dir;
+  std::vector<std::string> laws;
+  FigureSpec& fig_et;
+  FigureSpec& fig_beta;
+};
+
+// 1. Fig. 5: sweep of the impact angle.
+void AngleSweep(const StudyContext& ctx, const KharazSetup& setup, StudyResult& result) {
+  const std::filesystem::path& dir = setup.dir;
+  const std::vector<std::string>& laws = setup.laws;
+  FigureSpec& fig_et = setup.fig_et;
+  FigureSpec& fig_beta = setup.fig_beta;
   const std::vector<double> thetas =
       ctx.quick ? std::vector<double>{1, 2, 5, 10, 20, 30, 45, 60, 75, 85}
                 : std::vector<double>{1, 2, 3, 4, 5, 7.5, 10, 12.5, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85};
-  FigureSpec fig_et{"fig5a_e_t_vs_psi", "Kharaz case: e_t vs psi (Seed002 Fig. 5a)", "psi = 7/2 (1+e_n) mu |cot gamma|",
-                    "e_t", true, false, {}};
-  FigureSpec fig_beta{"fig5b_beta_vs_psi", "Kharaz case: beta vs psi (Seed002 Fig. 5b)",
-                      "psi = 7/2 (1+e_n) mu |cot gamma|", "beta", true, false, {}};
   std::ostringstream sweep_table;
   sweep_table << "Sweep, velocity Verlet dt = 1e-8 s (~1300 steps per contact), e_n = 0.98, μ = 0.092.\n\n| θ [°] | ψ |";
   for (const auto& l : laws) sweep_table << " e_t " << l << " | β " << l << " |";
@@ -142,7 +147,14 @@ StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
                                     "all laws, θ ≥ 50° (ψ ≤ 0.54): max abs(β/β_rigid − 1)", "Seed002 §4 item 1; THEORY.md §6",
                                     std::nullopt, worst_beta, 0.01));
 
-  // ---- 2. Against the measurements -------------------------------------------------------------------
+}
+
+// 2. Against the measurements.
+void AgainstMeasurements(const StudyContext& ctx, const KharazSetup& setup, StudyResult& result) {
+  const std::filesystem::path& dir = setup.dir;
+  const std::vector<std::string>& laws = setup.laws;
+  FigureSpec& fig_et = setup.fig_et;
+  FigureSpec& fig_beta = setup.fig_beta;
   std::ifstream in(std::filesystem::path(IMPACTLAB_SOURCE_DIR) / "validation/data/kharaz2001.json");
   const nlohmann::json data = nlohmann::json::parse(in);
   const Series et = ReadSeries(data, "e_t"), om = ReadSeries(data, "omega_after_abs_rad_s"),
@@ -165,6 +177,7 @@ StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
   WriteFigureSpec(dir, fig_et);
   WriteFigureSpec(dir, fig_beta);
   result.figures.push_back(fig_et.name + ".png");
+  result.key_figures.push_back(fig_et.name + ".png");
   result.figures.push_back(fig_beta.name + ".png");
 
   FigureSpec fig_et_th{"e_t_vs_theta", "Kharaz case: e_t vs impact angle", "theta from the normal [deg]", "e_t", false, false, {}};
@@ -217,7 +230,12 @@ StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
     result.figures.push_back(f->name + ".png");
   }
   result.tables_markdown.push_back(rms_table.str());
-  // ---- 3. Fig. 6: near-normal force–displacement and slip velocity ---------------------------------
+}
+
+// 3. Fig. 6: near-normal force–displacement and slip velocity.
+void NearNormalLoops(const StudyContext& ctx, const KharazSetup& setup, StudyResult& result) {
+  (void)ctx;
+  const std::filesystem::path& dir = setup.dir;
   {
     std::ostringstream t6;
     t6 << "Near-normal Kharaz impacts (Seed002 Fig. 6; the seed does not state its angle): slip velocity after "
@@ -248,6 +266,24 @@ StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
     }
     result.tables_markdown.push_back(t6.str());
   }
+}
+
+}  // namespace
+
+StudyResult Seed002KharazStudy::Run(const StudyContext& ctx) const {
+  StudyResult result;
+  const std::filesystem::path dir = ctx.out_dir;
+  std::filesystem::create_directories(dir);
+  const std::vector<std::string> laws = TangentialLawNames();
+
+  FigureSpec fig_et{"fig5a_e_t_vs_psi", "Kharaz case: e_t vs psi (Seed002 Fig. 5a)", "psi = 7/2 (1+e_n) mu |cot gamma|",
+                    "e_t", true, false, {}};
+  FigureSpec fig_beta{"fig5b_beta_vs_psi", "Kharaz case: beta vs psi (Seed002 Fig. 5b)",
+                      "psi = 7/2 (1+e_n) mu |cot gamma|", "beta", true, false, {}};
+  const KharazSetup setup{dir, laws, fig_et, fig_beta};
+  AngleSweep(ctx, setup, result);
+  AgainstMeasurements(ctx, setup, result);
+  NearNormalLoops(ctx, setup, result);
   result.narrative =
       "All laws coincide with the rigid-body gross-sliding line for ψ < 1 and differ in the sticking regime "
       "(ψ > 1), as Seed002 §4 reports. The RMS columns quantify the agreement with the measured points; the "

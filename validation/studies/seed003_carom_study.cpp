@@ -70,27 +70,63 @@ std::string Fmt(double v, int prec = 6) {
 
 }  // namespace
 
-StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
-  StudyResult result;
-  const EllipseBoxParameters bp = EllipseBoxParameters::FromParameterSet(ParameterSet{});
-  const RigidImpactSequence ref = MakeEllipseBoxReference(bp);
-  const RigidBodyState2D rigid0 = EllipseBoxInitialRigidState(bp);
-  constexpr int kImpacts = 10;
-  const auto ref_impacts = ref.Run(rigid0, 30.0, kImpacts);
-  const double t_end = ref_impacts.empty() ? 4.0 : ref_impacts.back().after.t + 0.1;
-  const double dt = 2e-5;
-  // m_n*/m = 0.5253 at the first impact (THEORY.md §8): ω_N Δt = 0.028 at K_N = 1e6.
+namespace {
 
-  // ---- 1. carom with three integrators + the rigid reference ------------------------------------------
+constexpr int kImpacts = 10;  ///< impacts compared with the rigid reference
+
+/// What the carom study's sections share: the rigid reference and its setup.
+struct CaromSetup {
+  EllipseBoxParameters bp;
+  RigidImpactSequence ref;
+  RigidBodyState2D rigid0;
+  std::vector<RigidImpactRecord> ref_impacts;
+  double t_end;
+  double dt;
+};
+
+
+/// Markdown table of EFDA's first impacts against the rigid reference (CompareCarom's JSON).
+std::string EfdaImpactTable(const nlohmann::json& efda_carom) {
+  std::ostringstream impact_table;
+  impact_table << "First " << kImpacts << " impacts, EFDA (K_N = K_T = 1e6 N/m, dt = 2e-5 s) vs the rigid Routh "
+               << "reference (e = 1, Stronge). Local = Routh applied to EFDA's own pre-impact state.\n\n"
+               << "| # | wall (ref) | t EFDA [s] | t ref [s] | v+ EFDA [m/s] | v+ ref [m/s] | w+ EFDA | w+ ref | local dv | local dw |\n"
+               << "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& j : efda_carom["impacts"]) {
+    impact_table << "| " << j["index"] << " | " << j["wall"];
+    if (j.contains("reference")) impact_table << " (" << j["reference"]["wall"] << ")";
+    impact_table << " | " << Fmt(j["t_start"].get<double>()) << " | "
+                 << (j.contains("reference") ? Fmt(j["reference"]["t"].get<double>()) : "-") << " | ("
+                 << Fmt(j["v_plus"][0].get<double>(), 5) << ", " << Fmt(j["v_plus"][1].get<double>(), 5) << ") | ";
+    if (j.contains("reference"))
+      impact_table << "(" << Fmt(j["reference"]["v_plus"][0].get<double>(), 5) << ", "
+                   << Fmt(j["reference"]["v_plus"][1].get<double>(), 5) << ")";
+    impact_table << " | " << Fmt(j["omega_plus"].get<double>(), 5) << " | "
+                 << (j.contains("reference") ? Fmt(j["reference"]["omega_plus"].get<double>(), 5) : "-") << " | "
+                 << (j["local_routh"].contains("velocity_error") ? Fmt(j["local_routh"]["velocity_error"].get<double>(), 3) : "-")
+                 << " | "
+                 << (j["local_routh"].contains("omega_error") ? Fmt(j["local_routh"]["omega_error"].get<double>(), 3) : "-")
+                 << " |\n";
+  }
+  return impact_table.str();
+}
+
+// 1. Carom with three integrators + the rigid reference.
+void CaromWithThreeIntegrators(const StudyContext& ctx, const CaromSetup& setup, CaromResults& res, StudyResult& result) {
+  const EllipseBoxParameters& bp = setup.bp;
+  const RigidImpactSequence& ref = setup.ref;
+  const RigidBodyState2D& rigid0 = setup.rigid0;
+  const std::vector<RigidImpactRecord>& ref_impacts = setup.ref_impacts;
+  const double& t_end = setup.t_end;
+  const double& dt = setup.dt;
   const std::vector<std::string> integrators = {"efda", "velocity_verlet", "cvode_bdf"};
   FigureSpec traj{"carom_trajectory", "Carom: centre trajectory (Seed003 Fig. 1 top)", "x [m]", "y [m]", false, false, {}};
   FigureSpec vel{"carom_velocities", "Carom: linear velocities (Seed003 Fig. 1 left)", "t [s]", "v [m/s]", false, false, {}};
   FigureSpec spin{"carom_spin", "Carom: angular velocity (Seed003 Fig. 1 right)", "t [s]", "omega [rad/s]", false, false, {}};
   FigureSpec energy{"carom_energy", "Carom: total energy K + V (Seed003 Fig. 1 right)", "t [s]", "E [J]", false, false, {}};
-  std::ostringstream impact_table, impact_csv;
+  std::ostringstream impact_csv;
   impact_csv << "integrator,index,wall,t_start,vx_plus,vy_plus,omega_plus,ref_wall,ref_t,ref_vx,ref_vy,ref_omega,"
                 "local_velocity_error,local_omega_error\n";
-  double efda_balance = 0.0, efda_first_local = 0.0;
   nlohmann::json efda_carom;
   std::string summary_rows;
   for (const auto& name : integrators) {
@@ -107,7 +143,7 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
     WriteFileAtomically(ctx.out_dir / ("carom_" + name + ".csv"), sampler.csv());
     const nlohmann::json cmp = CompareCarom(ExtractImpacts(rec.events), ref, ref_impacts, kImpacts);
     if (name == "efda") {
-      efda_balance = ledger.balance_residual_max();
+      res.efda_balance = ledger.balance_residual_max();
       result.narrative += "Carom, EFDA: total slip work " + Fmt(sums.slip) + " J (" + std::to_string(sums.slip_steps) +
                           " steps with slip, " + std::to_string(sums.stick_steps) + " with stick), springs released at "
                           "contact opening " + Fmt(sums.release) + " J in total (max " + Fmt(sums.release_max) +
@@ -115,7 +151,7 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
                           Fmt(ledger.initial_energy()) + " J.\n\n";
       efda_carom = cmp;
       if (!cmp["impacts"].empty() && cmp["impacts"][0]["local_routh"].contains("velocity_error"))
-        efda_first_local = cmp["impacts"][0]["local_routh"]["velocity_error"].get<double>();
+        res.efda_first_local = cmp["impacts"][0]["local_routh"]["velocity_error"].get<double>();
     }
     for (const auto& j : cmp["impacts"]) {
       impact_csv << name << ',' << j["index"] << ',' << j["wall"] << ',' << std::setprecision(10) << j["t_start"].get<double>()
@@ -179,30 +215,15 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
     WriteFigureSpec(ctx.out_dir, *f);
     result.figures.push_back(f->name + ".png");
   }
+  result.key_figures.push_back(traj.name + ".png");
   WriteFileAtomically(ctx.out_dir / "carom_impacts.csv", impact_csv.str());
-  impact_table << "First " << kImpacts << " impacts, EFDA (K_N = K_T = 1e6 N/m, dt = 2e-5 s) vs the rigid Routh "
-               << "reference (e = 1, Stronge). Local = Routh applied to EFDA's own pre-impact state.\n\n"
-               << "| # | wall (ref) | t EFDA [s] | t ref [s] | v+ EFDA [m/s] | v+ ref [m/s] | w+ EFDA | w+ ref | local dv | local dw |\n"
-               << "|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& j : efda_carom["impacts"]) {
-    impact_table << "| " << j["index"] << " | " << j["wall"];
-    if (j.contains("reference")) impact_table << " (" << j["reference"]["wall"] << ")";
-    impact_table << " | " << Fmt(j["t_start"].get<double>()) << " | "
-                 << (j.contains("reference") ? Fmt(j["reference"]["t"].get<double>()) : "-") << " | ("
-                 << Fmt(j["v_plus"][0].get<double>(), 5) << ", " << Fmt(j["v_plus"][1].get<double>(), 5) << ") | ";
-    if (j.contains("reference"))
-      impact_table << "(" << Fmt(j["reference"]["v_plus"][0].get<double>(), 5) << ", "
-                   << Fmt(j["reference"]["v_plus"][1].get<double>(), 5) << ")";
-    impact_table << " | " << Fmt(j["omega_plus"].get<double>(), 5) << " | "
-                 << (j.contains("reference") ? Fmt(j["reference"]["omega_plus"].get<double>(), 5) : "-") << " | "
-                 << (j["local_routh"].contains("velocity_error") ? Fmt(j["local_routh"]["velocity_error"].get<double>(), 3) : "-")
-                 << " | "
-                 << (j["local_routh"].contains("omega_error") ? Fmt(j["local_routh"]["omega_error"].get<double>(), 3) : "-")
-                 << " |\n";
-  }
-  result.tables_markdown.push_back(impact_table.str());
+  result.tables_markdown.push_back(EfdaImpactTable(efda_carom));
+}
 
-  // ---- 2. first impact vs K_N --------------------------------------------------------------------------
+// 2. First impact vs K_N.
+void FirstImpactVsStiffness(const StudyContext& ctx, const CaromSetup& setup, CaromResults& res, StudyResult& result) {
+  const EllipseBoxParameters& bp = setup.bp;
+  const std::vector<RigidImpactRecord>& ref_impacts = setup.ref_impacts;
   std::vector<double> stiffness = {1e4, 1e5, 1e6};
   if (!ctx.quick) stiffness.push_back(1e7);
   std::ostringstream kn_csv, kn_table;
@@ -210,6 +231,7 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
   kn_table << "EFDA first floor impact vs the rigid reference (THEORY.md §8: v+ = (0.90622, -0.04999), w+ = -11.721), "
            << "K_T = K_N, omega_N dt = 0.028 fixed.\n\n| K_N [N/m] | dt [s] | v+ [m/s] | w+ [rad/s] | norm(dv) [m/s] | abs(dw) [rad/s] |\n|---|---|---|---|---|---|\n";
   const RouthImpactResult first = ref_impacts.front().impact;
+  res.first = first;
   std::vector<double> errors;
   for (double k : stiffness) {
     ctx.progress("first impact, K_N = " + Fmt(k));
@@ -241,103 +263,97 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
   WriteFigureSpec(ctx.out_dir, knfig);
   result.figures.push_back("kn_convergence.png");
 
-  // ---- 2b. time-step convergence of EFDA through the first impact ----------------------------------------
+  res.kn_errors = errors;
+}
+
+// 2b. Time-step convergence of EFDA through the first impact.
+void TimeStepConvergence(const StudyContext& ctx, const CaromSetup& setup, CaromResults& res, StudyResult& result) {
+  const EllipseBoxParameters& bp = setup.bp;
   // State at t = 0.2 s (after the first floor impact, before the second) vs a run at dt/32; observed order
   // from consecutive halvings. The penalty force has a kink at δ = 0, so second order is not guaranteed.
-  {
-    ctx.progress("dt convergence through the first impact");
-    const std::vector<double> dts = ctx.quick ? std::vector<double>{8e-5, 4e-5, 2e-5}
-                                              : std::vector<double>{8e-5, 4e-5, 2e-5, 1e-5};
-    auto run_to = [&](double h) {
-      PlanarEllipses system(MakeEllipseBoxConfig(bp));
-      Efda efda;
-      MechanicalState st = system.InitialState();
-      const long n = std::lround(0.2 / h);
-      for (long i = 0; i < n; ++i)
-        if (efda.Step(system, st, h).status != StepStatus::kAccepted) break;
-      return st;
-    };
-    const MechanicalState fine = run_to(dts.back() / 32.0);
-    std::ostringstream dcsv, dtab;
-    dcsv << "dt,error_q,error_v\n";
-    dtab << "EFDA carom state at t = 0.2 s (after the first impact) vs dt = " << Fmt(dts.back() / 32.0, 3)
-         << " s (K_N = 1e6).\n\n| dt [s] | max abs(q - q_ref) | max abs(v - v_ref) | observed order (v) |\n|---|---|---|---|\n";
-    double prev = 0.0;
-    double last_order = 0.0;
-    for (double h : dts) {
-      const MechanicalState st = run_to(h);
-      const double eq = (st.q - fine.q).cwiseAbs().maxCoeff(), ev = (st.v - fine.v).cwiseAbs().maxCoeff();
-      const double order = prev > 0.0 ? std::log2(prev / ev) : std::nan("");
-      if (prev > 0.0) last_order = order;
-      prev = ev;
-      dcsv << h << ',' << std::setprecision(10) << eq << ',' << ev << '\n';
-      dtab << "| " << Fmt(h, 3) << " | " << Fmt(eq, 3) << " | " << Fmt(ev, 3) << " | "
-           << (std::isnan(order) ? std::string("-") : Fmt(order, 3)) << " |\n";
-    }
-    WriteFileAtomically(ctx.out_dir / "dt_convergence.csv", dcsv.str());
-    result.tables_markdown.push_back(dtab.str());
-    FigureSpec dfig{"dt_convergence", "EFDA: error at t = 0.2 s vs time step", "dt [s]", "max error", true, true, {}};
-    dfig.series.push_back({"dt_convergence.csv", "dt", "error_q", "positions [m, rad]", "o-"});
-    dfig.series.push_back({"dt_convergence.csv", "dt", "error_v", "velocities [m/s, rad/s]", "s-"});
-    WriteFigureSpec(ctx.out_dir, dfig);
-    result.figures.push_back("dt_convergence.png");
-    Claim oc = MakeClaim("seed003.efda.observed_order", "observed order of EFDA (velocities, last halving) through an impact",
-                         "integrators/efda.h traits (declared 2)", 2.0, last_order, 0.5);
-    oc.note = "the penalty force is only C0 at delta = 0 (onset/release inside a step)";
-    result.claims.push_back(oc);
+  ctx.progress("dt convergence through the first impact");
+  const std::vector<double> dts = ctx.quick ? std::vector<double>{8e-5, 4e-5, 2e-5}
+                                            : std::vector<double>{8e-5, 4e-5, 2e-5, 1e-5};
+  auto run_to = [&](double h) {
+    PlanarEllipses system(MakeEllipseBoxConfig(bp));
+    Efda efda;
+    MechanicalState st = system.InitialState();
+    const long n = std::lround(0.2 / h);
+    for (long i = 0; i < n; ++i)
+      if (efda.Step(system, st, h).status != StepStatus::kAccepted) break;
+    return st;
+  };
+  const MechanicalState fine = run_to(dts.back() / 32.0);
+  std::ostringstream dcsv, dtab;
+  dcsv << "dt,error_q,error_v\n";
+  dtab << "EFDA carom state at t = 0.2 s (after the first impact) vs dt = " << Fmt(dts.back() / 32.0, 3)
+       << " s (K_N = 1e6).\n\n| dt [s] | max abs(q - q_ref) | max abs(v - v_ref) | observed order (v) |\n|---|---|---|---|\n";
+  double prev = 0.0;
+  double last_order = 0.0;
+  for (double h : dts) {
+    const MechanicalState st = run_to(h);
+    const double eq = (st.q - fine.q).cwiseAbs().maxCoeff(), ev = (st.v - fine.v).cwiseAbs().maxCoeff();
+    const double order = prev > 0.0 ? std::log2(prev / ev) : std::nan("");
+    if (prev > 0.0) last_order = order;
+    prev = ev;
+    dcsv << h << ',' << std::setprecision(10) << eq << ',' << ev << '\n';
+    dtab << "| " << Fmt(h, 3) << " | " << Fmt(eq, 3) << " | " << Fmt(ev, 3) << " | "
+         << (std::isnan(order) ? std::string("-") : Fmt(order, 3)) << " |\n";
   }
+  WriteFileAtomically(ctx.out_dir / "dt_convergence.csv", dcsv.str());
+  result.tables_markdown.push_back(dtab.str());
+  FigureSpec dfig{"dt_convergence", "EFDA: error at t = 0.2 s vs time step", "dt [s]", "max error", true, true, {}};
+  dfig.series.push_back({"dt_convergence.csv", "dt", "error_q", "positions [m, rad]", "o-"});
+  dfig.series.push_back({"dt_convergence.csv", "dt", "error_v", "velocities [m/s, rad/s]", "s-"});
+  WriteFigureSpec(ctx.out_dir, dfig);
+  result.figures.push_back("dt_convergence.png");
+  res.efda_observed_order = last_order;
 
-  // ---- 2c. slip-reversal impact vs K_T/K_N -------------------------------------------------------------------
+}
+
+// 2c. Slip-reversal impact vs K_T/K_N.
+void SlipReversalImpact(const StudyContext& ctx, const CaromSetup& setup, CaromResults& res, StudyResult& result) {
+  const EllipseBoxParameters& bp = setup.bp;
   // With gravity the first floor impact already reverses slip (Routh: reversed = true). The tangential spring
   // returns elastic energy after the slip stops, which the rigid model has not: the compliant result approaches
   // the rigid one only as K_T/K_N grows (docs/efda.md §5).
-  {
-    std::ostringstream rtab, rcsv;
-    rcsv << "KT_over_KN,dt,velocity_error,omega_error\n";
-    rtab << "Slip-reversal impact (carom with g = 9.81 m/s^2, first floor impact), EFDA vs Routh from EFDA's own "
-            "pre-impact state, K_N = 1e6 N/m.\n\n| K_T/K_N | dt [s] | local dv [m/s] | local dw [rad/s] | rigid: reversed |\n"
-            "|---|---|---|---|---|\n";
-    std::vector<double> rev_errors;
-    for (double ratio : {1.0, 10.0, 100.0}) {
-      ctx.progress("reversal impact, K_T/K_N = " + Fmt(ratio));
-      EllipseBoxParameters gp = bp;
-      gp.gravity = 9.81;
-      gp.penalty.tangential_stiffness = ratio * gp.penalty.normal_stiffness;
-      const double h = 0.028 / std::sqrt(std::max(1.0, ratio) * gp.penalty.normal_stiffness / (0.5253 * gp.mass));
-      PlanarEllipses system(MakeEllipseBoxConfig(gp));
-      const RigidImpactSequence gref = MakeEllipseBoxReference(gp);
-      Efda efda;
-      SimulationOptions o;
-      o.t_end = 0.08;
-      o.dt = h;
-      const auto impacts = ExtractImpacts(Simulate(system, efda, system.InitialState(), o, {}).events);
-      if (impacts.empty()) continue;
-      const RouthImpactResult local = LocalRouthPrediction(impacts.front(), gref);
-      const auto& m = impacts.front();
-      const double ev = (Eigen::Vector2d(m.end.v[0], m.end.v[1]) - local.velocity).norm();
-      const double ew = std::abs(m.end.v[2] - local.omega);
-      rev_errors.push_back(ev);
-      rcsv << ratio << ',' << h << ',' << std::setprecision(10) << ev << ',' << ew << '\n';
-      rtab << "| " << Fmt(ratio) << " | " << Fmt(h, 3) << " | " << Fmt(ev, 3) << " | " << Fmt(ew, 3) << " | "
-           << (local.reversed ? "yes" : "no") << " |\n";
-    }
-    WriteFileAtomically(ctx.out_dir / "reversal_kt.csv", rcsv.str());
-    result.tables_markdown.push_back(rtab.str());
-    if (rev_errors.size() == 3) {
-      Claim d = MakeClaim("seed003.efda.reversal_impact.local_error",
-                          "EFDA slip-reversal impact norm(v+ - v+_rigid) at K_T = K_N = 1e6 [m/s]",
-                          "Seed003 §6.1 (EFDA vs analytical)", std::nullopt, rev_errors.front(), 2e-3);
-      d.known_deviation = !d.pass;
-      d.note = "tangential spring elasticity after slip reversal (no rigid counterpart); shrinks with K_T/K_N, "
-               "docs/efda.md section 5";
-      result.claims.push_back(d);
-      result.claims.push_back(MakeClaim("seed003.efda.reversal_impact.kt_convergence",
-                                        "reversal impact error(K_T/K_N = 100) / error(K_T/K_N = 1)",
-                                        "docs/efda.md §5", std::nullopt, rev_errors.back() / rev_errors.front(), 0.5));
-    }
+  std::ostringstream rtab, rcsv;
+  rcsv << "KT_over_KN,dt,velocity_error,omega_error\n";
+  rtab << "Slip-reversal impact (carom with g = 9.81 m/s^2, first floor impact), EFDA vs Routh from EFDA's own "
+          "pre-impact state, K_N = 1e6 N/m.\n\n| K_T/K_N | dt [s] | local dv [m/s] | local dw [rad/s] | rigid: reversed |\n"
+          "|---|---|---|---|---|\n";
+  std::vector<double> rev_errors;
+  for (double ratio : {1.0, 10.0, 100.0}) {
+    ctx.progress("reversal impact, K_T/K_N = " + Fmt(ratio));
+    EllipseBoxParameters gp = bp;
+    gp.gravity = 9.81;
+    gp.penalty.tangential_stiffness = ratio * gp.penalty.normal_stiffness;
+    const double h = 0.028 / std::sqrt(std::max(1.0, ratio) * gp.penalty.normal_stiffness / (0.5253 * gp.mass));
+    PlanarEllipses system(MakeEllipseBoxConfig(gp));
+    const RigidImpactSequence gref = MakeEllipseBoxReference(gp);
+    Efda efda;
+    SimulationOptions o;
+    o.t_end = 0.08;
+    o.dt = h;
+    const auto impacts = ExtractImpacts(Simulate(system, efda, system.InitialState(), o, {}).events);
+    if (impacts.empty()) continue;
+    const RouthImpactResult local = LocalRouthPrediction(impacts.front(), gref);
+    const auto& m = impacts.front();
+    const double ev = (Eigen::Vector2d(m.end.v[0], m.end.v[1]) - local.velocity).norm();
+    const double ew = std::abs(m.end.v[2] - local.omega);
+    rev_errors.push_back(ev);
+    rcsv << ratio << ',' << h << ',' << std::setprecision(10) << ev << ',' << ew << '\n';
+    rtab << "| " << Fmt(ratio) << " | " << Fmt(h, 3) << " | " << Fmt(ev, 3) << " | " << Fmt(ew, 3) << " | "
+         << (local.reversed ? "yes" : "no") << " |\n";
   }
+  WriteFileAtomically(ctx.out_dir / "reversal_kt.csv", rcsv.str());
+  result.tables_markdown.push_back(rtab.str());
+  res.reversal_errors = rev_errors;
 
-  // ---- 3. multi-body invariants -------------------------------------------------------------------------
+}
+
+// 3. Multi-body invariants.
+void MultiBodyInvariants(const StudyContext& ctx, const CaromSetup&, CaromResults& res, StudyResult& result) {
   double momentum_drift = 0.0, step_energy_isolated = 0.0, step_energy_walls = 0.0, slip_total = 0.0;
   long slip_steps = 0, skipped = 0;
   for (bool walls : {false, true}) {
@@ -376,30 +392,71 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
   result.narrative += "Momentum-neutral Gonzalez corrections skipped (near-rigid relative motion) in both multi-body "
                       "runs: " + std::to_string(skipped) + ".\n\n";
 
-  // ---- claims ---------------------------------------------------------------------------------------------
-  result.claims.push_back(MakeClaim("seed003.routh.first_impact.vx", "rigid first floor impact v_x+ (Routh)",
-                                    "THEORY.md §8", 0.90622, first.velocity.x(), 5e-6));
-  result.claims.push_back(MakeClaim("seed003.routh.first_impact.omega", "rigid first floor impact omega+ (Routh)",
-                                    "THEORY.md §8", -11.721, first.omega, 5e-4));
-  result.claims.push_back(MakeClaim("seed003.routh.first_impact.energy_ratio", "rigid first impact K+/K-",
-                                    "THEORY.md §8", 0.90332, first.kinetic_energy_ratio, 5e-6));
-  Claim c = MakeClaim("seed003.efda.first_impact.local_error", "EFDA first impact norm(v+ - v+_rigid) at K_N = 1e6 [m/s]",
-                      "Seed003 §6.1 (EFDA vs analytical)", std::nullopt, efda_first_local, 2e-3);
-  c.note = "compliant penalty contact vs rigid impulse: O(K_N^-1/2) difference, not a scheme error";
-  result.claims.push_back(c);
-  if (errors.size() >= 2) {
-    Claim k = MakeClaim("seed003.efda.kn_convergence", "error(K_N max) / error(K_N min) of the first impact",
-                        "Seed003 §6.1; THEORY.md §10 #9 (O(K^-1/2))", std::nullopt, errors.back() / errors.front(), 0.5);
-    result.claims.push_back(k);
+  res.momentum_drift = momentum_drift;
+  res.step_energy_isolated = step_energy_isolated;
+  res.step_energy_walls = step_energy_walls;
+}
+
+}  // namespace
+
+std::vector<Claim> CaromClaims(const CaromResults& r) {
+  std::vector<Claim> claims;
+  Claim oc = MakeClaim("seed003.efda.observed_order", "observed order of EFDA (velocities, last halving) through an impact",
+                       "integrators/efda.h traits (declared 2)", 2.0, r.efda_observed_order, 0.5);
+  oc.note = "the penalty force is only C0 at delta = 0 (onset/release inside a step)";
+  claims.push_back(oc);
+  if (r.reversal_errors.size() == 3) {
+    claims.push_back(MakeClaim("seed003.efda.reversal_impact.local_error",
+                               "EFDA slip-reversal impact norm(v+ - v+_rigid) at K_T = K_N = 1e6 [m/s]",
+                               "Seed003 §6.1 (EFDA vs analytical)", std::nullopt, r.reversal_errors.front(), 2e-3));
+    claims.push_back(MakeClaim("seed003.efda.reversal_impact.kt_convergence",
+                               "reversal impact error(K_T/K_N = 100) / error(K_T/K_N = 1)", "docs/efda.md §5",
+                               std::nullopt, r.reversal_errors.back() / r.reversal_errors.front(), 0.5));
   }
-  result.claims.push_back(MakeClaim("seed003.efda.carom.energy_balance", "carom max abs(E + D - E0) / E0 (EFDA)",
-                                    "Seed003 §4.3", std::nullopt, efda_balance, 1e-12));
-  result.claims.push_back(MakeClaim("seed003.efda.multi.momentum", "20 isolated ellipses: max relative momentum drift",
-                                    "Seed003 §4.1-4.2", std::nullopt, momentum_drift, 1e-12));
-  result.claims.push_back(MakeClaim("seed003.efda.multi.step_energy", "20 isolated ellipses: max per-step abs(dE + slip work) / E0",
-                                    "Seed003 §4.3, eqs. 12-16", std::nullopt, step_energy_isolated, 1e-12));
-  result.claims.push_back(MakeClaim("seed003.efda.multi_walls.step_energy", "20 ellipses in a box, gravity: max per-step abs(dE + slip work) / E0",
-                                    "Seed003 §4.3", std::nullopt, step_energy_walls, 1e-12));
+  claims.push_back(MakeClaim("seed003.routh.first_impact.vx", "rigid first floor impact v_x+ (Routh)",
+                                    "THEORY.md §8", 0.90622, r.first.velocity.x(), 5e-6));
+  claims.push_back(MakeClaim("seed003.routh.first_impact.omega", "rigid first floor impact omega+ (Routh)",
+                                    "THEORY.md §8", -11.721, r.first.omega, 5e-4));
+  claims.push_back(MakeClaim("seed003.routh.first_impact.energy_ratio", "rigid first impact K+/K-",
+                                    "THEORY.md §8", 0.90332, r.first.kinetic_energy_ratio, 5e-6));
+  Claim c = MakeClaim("seed003.efda.first_impact.local_error", "EFDA first impact norm(v+ - v+_rigid) at K_N = 1e6 [m/s]",
+                      "Seed003 §6.1 (EFDA vs analytical)", std::nullopt, r.efda_first_local, 2e-3);
+  c.note = "compliant penalty contact vs rigid impulse: O(K_N^-1/2) difference, not a scheme error";
+  claims.push_back(c);
+  if (r.kn_errors.size() >= 2) {
+    Claim k = MakeClaim("seed003.efda.kn_convergence", "error(K_N max) / error(K_N min) of the first impact",
+                        "Seed003 §6.1; THEORY.md §10 #9 (O(K^-1/2))", std::nullopt, r.kn_errors.back() / r.kn_errors.front(), 0.5);
+    claims.push_back(k);
+  }
+  claims.push_back(MakeClaim("seed003.efda.carom.energy_balance", "carom max abs(E + D - E0) / E0 (EFDA)",
+                                    "Seed003 §4.3", std::nullopt, r.efda_balance, 1e-12));
+  claims.push_back(MakeClaim("seed003.efda.multi.momentum", "20 isolated ellipses: max relative momentum drift",
+                                    "Seed003 §4.1-4.2", std::nullopt, r.momentum_drift, 1e-12));
+  claims.push_back(MakeClaim("seed003.efda.multi.step_energy", "20 isolated ellipses: max per-step abs(dE + slip work) / E0",
+                                    "Seed003 §4.3, eqs. 12-16", std::nullopt, r.step_energy_isolated, 1e-12));
+  claims.push_back(MakeClaim("seed003.efda.multi_walls.step_energy", "20 ellipses in a box, gravity: max per-step abs(dE + slip work) / E0",
+                                    "Seed003 §4.3", std::nullopt, r.step_energy_walls, 1e-12));
+  return claims;
+}
+
+StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
+  StudyResult result;
+  const EllipseBoxParameters bp = EllipseBoxParameters::FromParameterSet(ParameterSet{});
+  const RigidImpactSequence ref = MakeEllipseBoxReference(bp);
+  const RigidBodyState2D rigid0 = EllipseBoxInitialRigidState(bp);
+  const auto ref_impacts = ref.Run(rigid0, 30.0, kImpacts);
+  const double t_end = ref_impacts.empty() ? 4.0 : ref_impacts.back().after.t + 0.1;
+  const double dt = 2e-5;
+  // m_n*/m = 0.5253 at the first impact (THEORY.md §8): ω_N Δt = 0.028 at K_N = 1e6.
+
+  const CaromSetup setup{bp, ref, rigid0, ref_impacts, t_end, dt};
+  CaromResults res;
+  CaromWithThreeIntegrators(ctx, setup, res, result);
+  FirstImpactVsStiffness(ctx, setup, res, result);
+  TimeStepConvergence(ctx, setup, res, result);
+  SlipReversalImpact(ctx, setup, res, result);
+  MultiBodyInvariants(ctx, setup, res, result);
+  result.claims = CaromClaims(res);
   result.narrative +=
       "The rigid reference and the penalty simulations are chained independently, so after a few impacts the "
       "sequences diverge (the carom is sensitive to the state at each impact); the 'local' columns compare each "

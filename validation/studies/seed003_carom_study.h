@@ -5,11 +5,29 @@
 //  - EFDA first-impact post-impact velocities vs the rigid reference for several K_N (ω_N Δt fixed): the
 //    compliant-vs-rigid error must shrink as K_N grows;
 //  - 20 isolated ellipses: linear/angular momentum drift and per-step energy balance (ΔE = −slip work).
+// Split as compute + render per section (filling CaromResults) → claims (CaromClaims, pure).
 #pragma once
 
+#include <vector>
+
+#include "planar/routh_impulse.h"
 #include "report/study.h"
 
 namespace impactlab {
+
+/// The numbers the carom study's claims are made of.
+struct CaromResults {
+  RouthImpactResult first;              ///< rigid (Routh) first floor impact
+  double efda_first_local = 0.0;        ///< EFDA first impact norm(v+ − v+_rigid) at K_N = 1e6 [m/s]
+  double efda_balance = 0.0;            ///< carom max abs(E + D − E0)/E0, EFDA
+  std::vector<double> kn_errors;        ///< first-impact velocity error per K_N (ascending)
+  double efda_observed_order = 0.0;     ///< observed order through the first impact (last halving)
+  std::vector<double> reversal_errors;  ///< slip-reversal impact error for K_T/K_N = 1, 10, 100
+  double momentum_drift = 0.0, step_energy_isolated = 0.0, step_energy_walls = 0.0;
+};
+
+/// The claims, a pure function of the results.
+std::vector<Claim> CaromClaims(const CaromResults& results);
 
 class Seed003CaromStudy final : public Study {
  public:
