@@ -1,7 +1,8 @@
 // impactlab._impactlab: the pybind11 layer under the Python package python/impactlab/ (docs/python.md).
 // It only converts: scenarios from dicts / files / overrides, RunScenario with a trajectory recorder
-// (NumPy arrays of t, q, v, energies and the energy ledger terms E, D, and the balance residual
-// (E + D − E₀)/|E₀| — the quantity whose maximum is the summary's energy_balance_residual_max), Feng's exact
+// (NumPy arrays of t, q, v and the energy ledger's typed books, MechanicalSystem::EnergyBooks: T, Σ V, E, damping
+// work D, friction work, generated work, external work, and the balance residual (books − books₀)/|E₀| with
+// books = E + D + W_f − W_g − W_ext — the quantity whose maximum is the summary's energy_balance_residual_max), Feng's exact
 // solution [Feng 2026, Theorems 1–2; docs/exact-solution.md], convergence against it, the integrator audit,
 // and normal contact laws written in Python (a NormalContactLaw whose W, W′, W″ are Python callables).
 // Errors: InvalidParameter → impactlab.InvalidParameterError (a ValueError) with the CLI's message;
@@ -25,6 +26,7 @@
 #include "core/errors.h"
 #include "exact/feng_power_law_solution.h"
 #include "observe/step_observer.h"
+#include "state/energy_terms.h"
 #include "registry/extension.h"
 #include "registry/registries.h"
 #include "run/scenario_runner.h"
@@ -89,7 +91,9 @@ class Recorder final : public StepObserver {
  public:
   explicit Recorder(long every) : every_(every) {}
   void OnStart(const MechanicalSystem& system, const MechanicalState& s) override {
-    e0_ = system.TotalEnergy(s);
+    const EnergyTerms b = system.EnergyBooks(s);  // the ledger's typed books (state/energy_terms.h)
+    e0_ = b.Energy();
+    books0_ = b.Books();
     scale_ = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
     n_ = 0;
     Record(system, s);
@@ -119,6 +123,9 @@ class Recorder final : public StepObserver {
     d["potential"] = vec(pot_);
     d["energy"] = vec(e_);
     d["dissipated"] = vec(diss_);
+    d["friction_work"] = vec(fric_);
+    d["generated_work"] = vec(gen_);
+    d["external_work"] = vec(ext_);
     d["balance_residual"] = vec(res_);
     d["initial_energy"] = e0_;
     py::dict ev;
@@ -148,17 +155,20 @@ class Recorder final : public StepObserver {
     t_.push_back(s.t);
     q_.insert(q_.end(), s.q.data(), s.q.data() + s.q.size());
     v_.insert(v_.end(), s.v.data(), s.v.data() + s.v.size());
-    const double k = system.KineticEnergy(s), p = system.PotentialEnergy(s), e = system.TotalEnergy(s);
-    kin_.push_back(k);
-    pot_.push_back(p);
-    e_.push_back(e);
-    diss_.push_back(s.dissipated);
-    res_.push_back((e + s.dissipated - e0_) / scale_);
+    const EnergyTerms b = system.EnergyBooks(s);
+    kin_.push_back(b.kinetic);
+    pot_.push_back(b.StoredTotal());
+    e_.push_back(b.Energy());
+    diss_.push_back(b.damping_work);
+    fric_.push_back(b.friction_work);
+    gen_.push_back(b.generated_work);
+    ext_.push_back(b.external_work);
+    res_.push_back((b.Books() - books0_) / scale_);
   }
   long every_;
   long n_ = 0;
-  double e0_ = 0.0, scale_ = 1.0;
-  std::vector<double> t_, q_, v_, kin_, pot_, e_, diss_, res_;
+  double e0_ = 0.0, books0_ = 0.0, scale_ = 1.0;
+  std::vector<double> t_, q_, v_, kin_, pot_, e_, diss_, fric_, gen_, ext_, res_;
   std::vector<ContactEvent> events_;
 };
 

@@ -73,8 +73,11 @@ class Trajectory:
     kinetic: np.ndarray      # T [J]
     potential: np.ndarray    # V [J]
     energy: np.ndarray       # E = T + V [J] (the model's total energy)
-    dissipated: np.ndarray   # D [J], cumulative work of non-conservative forces
-    balance_residual: np.ndarray  # (E + D - E0) / |E0|
+    dissipated: np.ndarray   # D [J], cumulative dashpot (damping) work
+    friction_work: np.ndarray    # W_f [J], cumulative slip work of the tangential laws
+    generated_work: np.ndarray   # W_g [J], energy a non-conservative law creates by itself (signed)
+    external_work: np.ndarray    # W_ext [J], work of external forces that are not potentials
+    balance_residual: np.ndarray  # (books - books0) / |E0|, books = E + D + W_f - W_g - W_ext (the ledger's)
     initial_energy: float    # E0 [J]
     events: dict             # contact events: t, overlap, overlap_rate, contact, kind, located_by
 
