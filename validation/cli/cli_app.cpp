@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/suggest.h"
 #include "io/writable_directory.h"
+#include "version/build_info.h"
 
 namespace impactlab::cli {
 
@@ -42,6 +43,7 @@ int RunCli(int argc, const char* const* argv, CliMode mode, std::ostream& out, s
   const CheckOnlyScope scope(mode == CliMode::kCheckOnly);
   CLI::App app{"impactlab: time integration of contact problems"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", VersionText(), "print the version of impactlab and of Eigen, SUNDIALS, Boost, Ceres");
   Action action;
   AddListCommand(app, action);
   AddRunCommand(app, action);

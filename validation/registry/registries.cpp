@@ -162,21 +162,26 @@ void RejectTangentialLaw(const ParameterSet& p, const std::string& model, const 
   RejectInapplicableLaw(p, "mu", model, why);
 }
 
-const Registry<IntegratorFactory>& IntegratorRegistry() {
-  static const auto r = MakeIntegratorRegistry();
+// Built-in entries on first use; user entries are added through registry/extension.h.
+Registry<IntegratorFactory>& MutableIntegratorRegistry() {
+  static auto r = MakeIntegratorRegistry();
   return r;
 }
-const Registry<NormalLawFactory>& NormalLawRegistry() {
-  static const auto r = MakeNormalLawRegistry();
+Registry<NormalLawFactory>& MutableNormalLawRegistry() {
+  static auto r = MakeNormalLawRegistry();
   return r;
 }
-const Registry<DampingLawFactory>& DampingLawRegistry() {
-  static const auto r = MakeDampingLawRegistry();
+Registry<DampingLawFactory>& MutableDampingLawRegistry() {
+  static auto r = MakeDampingLawRegistry();
   return r;
 }
-const Registry<ModelFactory>& ModelRegistry() {
-  static const auto r = MakeModelRegistry();
+Registry<ModelFactory>& MutableModelRegistry() {
+  static auto r = MakeModelRegistry();
   return r;
 }
+const Registry<IntegratorFactory>& IntegratorRegistry() { return MutableIntegratorRegistry(); }
+const Registry<NormalLawFactory>& NormalLawRegistry() { return MutableNormalLawRegistry(); }
+const Registry<DampingLawFactory>& DampingLawRegistry() { return MutableDampingLawRegistry(); }
+const Registry<ModelFactory>& ModelRegistry() { return MutableModelRegistry(); }
 
 }  // namespace impactlab

@@ -63,4 +63,10 @@ const Registry<NormalLawFactory>& NormalLawRegistry();
 const Registry<DampingLawFactory>& DampingLawRegistry();
 const Registry<ModelFactory>& ModelRegistry();
 
+/// Writable access for registry/extension.h (RegisterIntegrator, …); user code calls those, not these.
+Registry<IntegratorFactory>& MutableIntegratorRegistry();
+Registry<NormalLawFactory>& MutableNormalLawRegistry();
+Registry<DampingLawFactory>& MutableDampingLawRegistry();
+Registry<ModelFactory>& MutableModelRegistry();
+
 }  // namespace impactlab

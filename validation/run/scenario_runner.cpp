@@ -152,6 +152,8 @@ nlohmann::json RunScenario(const RunRequest& request) {
                                               request.progress);
       observers.push_back(meter.get());
     }
+    if (request.observers)
+      for (StepObserver* o : request.observers(*integrator)) observers.push_back(o);
     const SimulationRecord record = Simulate(system, *integrator, system.InitialState(), options, observers);
     nlohmann::json run;
     run["integrator"] = integrator->name();

@@ -40,6 +40,9 @@ struct RunRequest {
   bool fail_if_unstable = false;
   /// Progress of long runs (observe/progress_meter.h): receives (line, final). Null: no progress.
   std::function<void(const std::string&, bool)> progress;
+  /// Extra observers of each integrator's run (e.g. the Python module's trajectory recorder), asked once
+  /// per integrator just before its run; they must live until RunScenario returns. Null: none.
+  std::function<std::vector<StepObserver*>(const Integrator&)> observers;
 };
 
 /// A run is "unstable" when, with no energy source in the model, its final mechanical energy exceeds the
