@@ -34,7 +34,7 @@ Vec3 Separation(const ContactTerm& t, const Eigen::VectorXd& q) {
 }
 
 // Relative threshold below which the difference quotient falls back to the midpoint derivative
-// (THEORY.md §7 "Cancellation guard").
+// (docs/theory.md §7 "Cancellation guard").
 constexpr double kQuotientThreshold = 1e-7;
 
 // Difference quotient and its derivative with respect to the end point b.

@@ -1,5 +1,5 @@
 // Discrete contact force of the energy-consistent midpoint schemes, term by term over a model's
-// PairPotentialStructure (lib/system/pair_potential_structure.h) [THEORY.md §7]:
+// PairPotentialStructure (lib/system/pair_potential_structure.h) [docs/theory.md §7]:
 //
 //   F̄ = Σ_k s_k ∇̄δ_k + b,   s_k = W̄'_k + c̄_k Δδ_k / h,   D_n = Σ_k c̄_k Δδ_k² / h ≥ 0
 //
@@ -8,7 +8,7 @@
 //   W̄'(δ₀, δ₁) = (W(δ₁) − W(δ₀))/(δ₁ − δ₀),   c̄ = (Φ(δ₁) − Φ(δ₀))/(δ₁ − δ₀)   (Φ-form damping)
 // and a discrete gradient ∇̄δ with ∇̄δ·Δq = Δδ:
 //   wall term (δ affine):  ∇̄δ = ∇δ = g                                 [Armero–Petőcz 1998; Laursen–Chawla 1997]
-//   pair term, form kGapQuotient (Simo–Tarnow / Greenspan–LaBudde, THEORY.md §7 "Sphere–sphere"):
+//   pair term, form kGapQuotient (Simo–Tarnow / Greenspan–LaBudde, docs/theory.md §7 "Sphere–sphere"):
 //       ∇̄_b δ = −(x_b − x_a)_{n+½} / r̄,  ∇̄_a δ = −∇̄_b δ,  r̄ = (r_n + r_{n+1})/2
 //   pair term, form kInvariantQuotient (Gonzalez 1996 in the invariant C = |x_b − x_a|²):
 //       F̄_b = [W̃̄'(C₀, C₁) + c̃̄ ΔC/h] · 2 (x_b − x_a)_{n+½},  W̃(C) = W(R − √C), Φ̃ likewise

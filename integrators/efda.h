@@ -1,7 +1,7 @@
 // EFDA — Energy Frictional Dissipating Algorithm for planar rigid bodies with penalty contact and Coulomb
 // stick/slip, after Bravo & Pérez-Aparicio (Seed003, eqs. 5–18), in the reading documented in docs/efda.md.
 //
-// Time-discrete equations (midpoint / Simo–Tarnow frame, Seed003 eq. 5, THEORY.md §7), per step n → n+1:
+// Time-discrete equations (midpoint / Simo–Tarnow frame, Seed003 eq. 5, docs/theory.md §7), per step n → n+1:
 //   Δq = Δt v_{n+½},   M Δv = Δt [ f_ext + Σ_contacts f_c ],   v_{n+½} = (v_n + v_{n+1})/2,
 //   f_c = −F_N ḡ_N − F_T G_T                                  (generalized, on the two bodies of the contact)
 // Normal (Seed003 eq. 8 + ψ₁ "updating force" read as the eq.-17 dashpot, ψ₂ = 0):

@@ -12,7 +12,7 @@ IntegratorTraits EventSplitVelocityVerlet::traits() const {
   t.symplectic = false;  // sub-steps of state-dependent length
   t.locates_events = true;
   t.library = "impactlab";
-  t.reference = "velocity Verlet with event-located sub-steps (THEORY.md §12.3)";
+  t.reference = "velocity Verlet with event-located sub-steps (docs/theory.md §12.3)";
   t.damping_treatment =
       "implicit in the end-of-sub-step velocity (fixed point), trapezoidal kick; one-sided (pre-/post-crossing) "
       "forces at located contact onsets and releases";

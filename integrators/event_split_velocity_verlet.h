@@ -1,5 +1,5 @@
 // EventSplitVelocityVerlet: velocity Verlet whose step is split at every contact onset / release located
-// inside it [THEORY.md §12.3, §7 "Contact onset and expected order"].
+// inside it [docs/theory.md §12.3, §7 "Contact onset and expected order"].
 //
 // One sub-step of size τ from (q₀, v₀, a₀) is exactly the velocity_verlet update:
 //   v_½ = v₀ + τ/2 a₀,  q₁ = q₀ + τ N(q₀) v_½ (= q₀ + τ v₀ + τ²/2 a₀ when q̇ = v),

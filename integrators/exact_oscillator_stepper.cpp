@@ -124,7 +124,7 @@ IntegratorTraits ExactOscillatorStepper::traits() const {
   t.conserves_energy = true;
   t.locates_events = true;
   t.library = "impactlab + Boost.Math (tanh_sinh, Newton)";
-  t.reference = "Feng, arXiv:2603.27764 (Seed001) exact phase-space solution; THEORY.md §5";
+  t.reference = "Feng, arXiv:2603.27764 (Seed001) exact phase-space solution; docs/theory.md §5";
   t.damping_treatment = "exact (Tsuji-form damping only)";
   return t;
 }

@@ -1,5 +1,5 @@
 // ExactOscillatorStepper ("exact"): advances the 1-DOF power-law Tsuji contact oscillator by its exact
-// solution [Seed001; THEORY.md §5; lib/exact/feng_power_law_solution.h], for any step h and any state.
+// solution [Seed001; docs/theory.md §5; lib/exact/feng_power_law_solution.h], for any step h and any state.
 //
 //   free flight (δ < 0, or δ = 0 with δ̇ ≤ 0):  δ(t+h) = δ + δ̇ h   (no gravity)
 //   in contact (δ > 0, or δ = 0 with δ̇ > 0):    back-trace the state along the exact phase portrait to the

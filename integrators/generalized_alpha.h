@@ -1,6 +1,6 @@
 // GeneralizedAlpha: the Newmark / HHT-α / generalized-α implicit baselines as ONE scheme fed with a
 // GeneralizedAlphaParameters set [Chung & Hulbert 1993; Hilber, Hughes & Taylor 1977; Newmark 1959;
-// THEORY.md §9]:
+// docs/theory.md §9]:
 //
 //   d_{n+1} = d_n + h v_n + h² [(½ − β) a_n + β a_{n+1}]
 //   v_{n+1} = v_n + h [(1 − γ) a_n + γ a_{n+1}]
@@ -12,7 +12,7 @@
 // α_m = α_f = 0 this is Newmark exactly. Unknown d_{n+1}; Newton (newton_solver.h) with
 // J = (1 − α_m) M/(βh²) + (1 − α_f)[∇²V(d_{n+1}) + γ/(βh) C(d_{n+1})] (∂C/∂q · v omitted).
 // Energy is NOT conserved for non-quadratic V: the trapezoidal rule's step error is the quadrature error
-// ΔV − ½Δd·(∇V_n + ∇V_{n+1}) [THEORY.md §9]. The dissipated work is recorded by the trapezoidal rule
+// ΔV − ½Δd·(∇V_n + ∇V_{n+1}) [docs/theory.md §9]. The dissipated work is recorded by the trapezoidal rule
 // h/2 (P_n + P_{n+1}), P = vᵀ C v. The acceleration a_n is carried between steps (recomputed from the
 // equations of motion when the state was changed from outside).
 //

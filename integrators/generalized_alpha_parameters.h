@@ -1,6 +1,6 @@
 // GeneralizedAlphaParameters: the one parameter set (α_m, α_f, β, γ) of the Newmark / HHT-α /
 // generalized-α family, with named constructors [Chung & Hulbert 1993, J. Appl. Mech. 60:371; Hilber,
-// Hughes & Taylor 1977; Newmark 1959; THEORY.md §9]:
+// Hughes & Taylor 1977; Newmark 1959; docs/theory.md §9]:
 //
 //   FromSpectralRadius(ρ∞):  α_m = (2ρ∞ − 1)/(ρ∞ + 1), α_f = ρ∞/(ρ∞ + 1),
 //                            γ = ½ − α_m + α_f, β = ¼ (1 − α_m + α_f)²            (ρ∞ ∈ [0, 1])

@@ -12,7 +12,7 @@ IntegratorTraits GonzalezDiscreteGradient::traits() const {
   t.conserves_energy = true;
   t.conserves_momentum = false;
   t.library = "impactlab";
-  t.reference = "Gonzalez 1996 (J. Nonlinear Sci. 6:449), midpoint discrete gradient; THEORY.md §7";
+  t.reference = "Gonzalez 1996 (J. Nonlinear Sci. 6:449), midpoint discrete gradient; docs/theory.md §7";
   t.damping_treatment = "C(q_mid) (q1 - q0)/h; dissipation (q1-q0)^T C(q_mid) (q1-q0)/h exactly";
   return t;
 }

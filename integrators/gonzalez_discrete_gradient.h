@@ -1,12 +1,12 @@
 // GonzalezDiscreteGradient: the Cartesian midpoint discrete gradient of a general V(q) [Gonzalez 1996,
-// J. Nonlinear Sci. 6:449; THEORY.md §7]:
+// J. Nonlinear Sci. 6:449; docs/theory.md §7]:
 //
 //   ∇̄V = ∇V(q_{n+½}) + r Δq,   r = (ΔV − ∇V(q_{n+½})·Δq) / |Δq|²
 //   Δq = h v_{n+½},   M Δv = −h [∇̄V + C(q_{n+½}) Δq/h] + h f_ext(t_{n+½})
 //
 // Energy: H_{n+1} − H_n = −D_n (D_n = Δqᵀ C(q_{n+½}) Δq / h) to the Newton residual, for any model with
 // V, ∇V and ∇²V (no contact structure needed). Second order. It generally conserves neither linear nor
-// angular momentum (Σ_A r Δq_A ≠ 0) [THEORY.md §7 "Momentum caveat"]; compare gonzalez_dg_invariant.
+// angular momentum (Σ_A r Δq_A ≠ 0) [docs/theory.md §7 "Momentum caveat"]; compare gonzalez_dg_invariant.
 // Cancellation guard: r = 0 when ΔV − ∇V·Δq is at the round-off level of its terms.
 // Newton Jacobian (exact up to ∂C/∂q): ½H + r I + Δq ⊗ (∇V(q_{n+1}) − G − ½HΔq − 2rΔq)/|Δq|², the
 // rank-one part handled by Sherman–Morrison (newton_solver.h), so sparse models stay sparse.

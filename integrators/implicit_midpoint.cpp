@@ -9,7 +9,7 @@ IntegratorTraits ImplicitMidpoint::traits() const {
   t.symplectic = true;
   t.conserves_momentum = true;
   t.library = "impactlab";
-  t.reference = "Hairer, Lubich & Wanner 2006, Geometric Numerical Integration, §VI.3; THEORY.md §7";
+  t.reference = "Hairer, Lubich & Wanner 2006, Geometric Numerical Integration, §VI.3; docs/theory.md §7";
   t.damping_treatment = "C(q_mid) (q1 - q0)/h; dissipation (q1-q0)^T C(q_mid) (q1-q0)/h";
   return t;
 }

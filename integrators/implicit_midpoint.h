@@ -1,5 +1,5 @@
 // ImplicitMidpoint: the symplectic midpoint rule on a ConstantMassSystem [Hairer, Lubich & Wanner 2006,
-// §VI.3; THEORY.md §7]:
+// §VI.3; docs/theory.md §7]:
 //
 //   Δq = h v_{n+½},   M Δv = −h [∇V(q_{n+½}) + C(q_{n+½}) Δq/h] + h f_ext(t_{n+½})
 //

@@ -8,7 +8,7 @@
 // Adaptive schemes take internal sub-steps inside Step(h) and expose the last step's dense output.
 //
 // Declared traits are what the literature claims; the test-suite measures orders and never reads them
-// as truth [THEORY.md §12.9].
+// as truth [docs/theory.md §12.9].
 #pragma once
 
 #include <memory>

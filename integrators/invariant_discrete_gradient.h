@@ -1,6 +1,6 @@
 // InvariantDiscreteGradient: Gonzalez's discrete gradient built in the symmetry invariants of the
 // potential (squared pair distances C = |x_b − x_a|², affine wall gaps δ) [Gonzalez 1996, J. Nonlinear
-// Sci. 6:449, symmetry part; THEORY.md §7 "Momentum caveat"]:
+// Sci. 6:449, symmetry part; docs/theory.md §7 "Momentum caveat"]:
 //
 //   ∇̄V = Σ_k ∂̄_C W̃_k(C_n, C_{n+1}) ∇C_k(q_{n+½}) + b,   ∇C(q_{n+½})·Δq = ΔC exactly (C quadratic)
 //

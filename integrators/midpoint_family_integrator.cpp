@@ -178,7 +178,7 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
       },
       mass, before.q, before.v, f_ext, h);
   // Predictor: the explicit Verlet position q_n + h v_n + h²/2 a_n (error O(h³) instead of O(h²) for the
-  // q_n + h v_n of THEORY.md §7: one RHS evaluation saves about one Newton iteration, docs/performance.md).
+  // q_n + h v_n of docs/theory.md §7: one RHS evaluation saves about one Newton iteration, docs/performance.md).
   Eigen::VectorXd a0(state.v.size());
   system.Acceleration(before, a0);
   ++stats_.rhs_evaluations;

@@ -1,5 +1,5 @@
 // MidpointFamilyIntegrator: the shared one-step machinery of the midpoint-type schemes (implicit midpoint,
-// Simo–Tarnow, Gonzalez discrete gradients), which differ only in the discrete force F̄ [THEORY.md §7]:
+// Simo–Tarnow, Gonzalez discrete gradients), which differ only in the discrete force F̄ [docs/theory.md §7]:
 //
 //   q_{n+1} − q_n = h v_{n+½},     v_{n+½} = (v_n + v_{n+1})/2
 //   M (v_{n+1} − v_n) = −h F̄(q_n, q_{n+1}) + h f_ext(t_{n+½})

@@ -6,10 +6,10 @@
 // Gonzalez discrete-gradient correction, is handled by Sherman–Morrison so the factorization stays sparse),
 // and α_k from backtracking on ‖R‖₂ (α = 1, ½, ¼, …; Armijo-type sufficient decrease 1e-4) [Dennis &
 // Schnabel 1996, §6.3]. The line search guards against Newton cycling at the W'' kink at δ = 0
-// [THEORY.md §7, "Newton solve"].
+// [docs/theory.md §7, "Newton solve"].
 //
 // Convergence (near machine precision, because energy exactness is only as good as the solve,
-// ΔH + D − Δq·f_ext = Δq·R [THEORY.md §7]):
+// ΔH + D − Δq·f_ext = Δq·R [docs/theory.md §7]):
 //   ‖R‖∞ ≤ residual_tolerance · scale            (scale: the magnitude of the terms R is made of), or
 //   ‖α d‖∞ ≤ step_tolerance · step_scale and ‖R‖∞ ≤ stagnation_tolerance · scale  (round-off floor).
 // Anything else after max_iterations is reported as not converged: the caller turns it into

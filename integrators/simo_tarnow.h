@@ -1,6 +1,6 @@
 // SimoTarnow: energy–momentum conserving midpoint scheme with the composite discrete gradient
 // F̄ = W̄'(δ_n, δ_{n+1}) ∇̄δ per contact term, the Greenspan/LaBudde form for pairs, and Φ-form damping
-// [Simo & Tarnow 1992; Greenspan 1984; LaBudde & Greenspan 1974; THEORY.md §7; Seed003 eq. (5)]:
+// [Simo & Tarnow 1992; Greenspan 1984; LaBudde & Greenspan 1974; docs/theory.md §7; Seed003 eq. (5)]:
 //
 //   Δq = h v_{n+½},   M Δv = −h [Σ_k (W̄'_k + c̄_k Δδ_k/h) ∇̄δ_k + b] + h f_ext(t_{n+½})
 //

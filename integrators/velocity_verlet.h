@@ -4,12 +4,12 @@
 //   q_{n+1} = q_n + h N(q_n) v_{n+½}                 (= q_n + h v_n + h²/2 a_n when q̇ = v)
 //   v_{n+1} = v_{n+½} + h/2 a(q_{n+1}, v_{n+1})      velocity-dependent forces (dampers) are evaluated
 //                                                    IMPLICITLY at the end-of-step velocity, by fixed-point
-//                                                    iteration to 1e-15 relative [THEORY.md §12.3]; with
+//                                                    iteration to 1e-15 relative [docs/theory.md §12.3]; with
 //                                                    no damping this is the plain scheme.
 //   D_{n+1}  = D_n + h/2 (P_n + P_{n+1})             dissipated work by the trapezoidal rule
 //
 // Symplectic and second order for conservative systems with smooth forces; contact exit inside a step is
-// not sub-stepped (the phase-dependent exit error of THEORY.md §12.3 is present and measured).
+// not sub-stepped (the phase-dependent exit error of docs/theory.md §12.3 is present and measured).
 #pragma once
 
 #include "integrators/integrator.h"

@@ -119,7 +119,7 @@ std::optional<PowerLawOscillatorParameters> ContactOscillator::PowerLawOscillato
 // --- guards (docs/reliability.md) ---------------------------------------------------------------------
 namespace impactlab {
 
-// Δt_crit of the power-law oscillator (lib/exact/critical_time_step, THEORY.md §4): the tangent-stiffness
+// Δt_crit of the power-law oscillator (lib/exact/critical_time_step, docs/theory.md §4): the tangent-stiffness
 // bound at the undamped peak overlap, reduced by Belytschko's damping factor (√(1+ζ²) − ζ), the smaller
 // (more conservative) of the estimates there. The impact speed includes the free fall over the initial gap.
 std::optional<double> ContactOscillator::CriticalTimeStep(const MechanicalState& s) const {

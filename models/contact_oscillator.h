@@ -1,5 +1,5 @@
 // ContactOscillator: a body of mass m approaching a rigid half-space (or two bodies, with m the reduced
-// mass m₁m₂/(m₁+m₂)), 1 DOF [Seed001; THEORY.md §5].
+// mass m₁m₂/(m₁+m₂)), 1 DOF [Seed001; docs/theory.md §5].
 //
 //   q = y [m] height of the body's contact point above the surface (y > 0 free flight), v = ẏ [m/s]
 //   δ = −y (overlap), δ̇ = −v;   m ÿ = F_n(δ, δ̇) = W'(δ) + C(δ) δ̇  for δ > 0, 0 otherwise (never clipped)
@@ -65,7 +65,7 @@ class ContactOscillator final : public ConstantMassSystem,
     return Eigen::VectorXd::Constant(1, p_.mass * p_.gravity);
   }
   /// {m, k, p, α} when the law is a power law with no / Tsuji-form damping (Tsuji, universal, linear
-  /// viscous at p = 1, Kuwabara–Kono at p = 2) and g = 0 [THEORY.md §3, §5]; nullopt otherwise.
+  /// viscous at p = 1, Kuwabara–Kono at p = 2) and g = 0 [docs/theory.md §3, §5]; nullopt otherwise.
   std::optional<PowerLawOscillatorParameters> PowerLawOscillator(std::string* why_not) const override;
 
   const ContactOscillatorParameters& parameters() const { return p_; }

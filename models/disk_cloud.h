@@ -1,6 +1,6 @@
 // DiskCloud: a 2D cloud of N equal frictionless disks (mass m, radius R) with Hertz (or power-law)
 // contacts between every pair, no walls, no gravity: an isolated system whose linear momentum P and
-// angular momentum L about the centre of mass are conserved by the exact dynamics [THEORY.md §7].
+// angular momentum L about the centre of mass are conserved by the exact dynamics [docs/theory.md §7].
 //
 //   δ_ab = 2R − |x_b − x_a|,   m ẍ_b = Σ_a F_n(δ_ab) n_ab,  n_ab = (x_b − x_a)/|x_b − x_a|
 //

@@ -1,9 +1,9 @@
-// EllipseBox: the carom problem of Seed003 §6.1 (THEORY.md §8 "Carom test"): one rigid ellipse in a square
+// EllipseBox: the carom problem of Seed003 §6.1 (docs/theory.md §8 "Carom test"): one rigid ellipse in a square
 // box of side L (walls x = 0, x = L, y = 0, y = L, normals pointing inwards), penalty contact with Coulomb
 // friction, optional gravity −g ŷ. Defaults: semi-axes 0.075 / 0.03 m (the seed's "axes 15/6 cm" read as
 // full axes), L = 1 m, centre (0.45, 0.1) m, inclination α = 50° (counter-clockwise, major axis),
 // v = (1, −0.4) m/s, no spin, μ = tan 15°, m = 1 kg (not stated in the seed; the rigid reference is
-// mass-independent once K/m is fixed), g = 0 (not stated; THEORY.md's first-impact numbers are without
+// mass-independent once K/m is fixed), g = 0 (not stated; docs/theory.md's first-impact numbers are without
 // gravity), K_N = K_T = 1e6 N/m, ξ_N = ξ_T = 0 (so the penalty normal response is elastic, e = 1).
 // Also builds the matching rigid reference (Routh impacts chained with free flight).
 #pragma once

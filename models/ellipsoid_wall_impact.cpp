@@ -71,7 +71,7 @@ EllipsoidWallContactState EllipsoidWallImpact::ContactAt(const Eigen::VectorXd& 
   const bool touching = c.geometry.in_contact();
   c.lever_x = (touching ? c.geometry.section_centroid : c.geometry.support_point).x() - centre.x();
   c.m_n_star = 1.0 / (1.0 / p_.mass + c.lever_x * c.lever_x / inertia_);
-  // The damper uses the in-contact limit δ → 0⁺ already at δ = 0 exactly (THEORY.md §12.2): a run that starts
+  // The damper uses the in-contact limit δ → 0⁺ already at δ = 0 exactly (docs/theory.md §12.2): a run that starts
   // at first touch must feel η|v_cn| from its first force evaluation, else e_cn shifts by O(1/N).
   if (c.geometry.delta >= 0.0) {
     c.k_eff = EccEffectiveStiffness(p_.K_n, p_.shape.semi_axes.prod(), c.geometry.h, c.geometry.t);

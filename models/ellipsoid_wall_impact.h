@@ -1,6 +1,6 @@
 // EllipsoidWallImpact: a rigid ellipsoid hitting a rigid flat wall, frictionless, ECC Model I contact
 // (W = K_n V_c) with contact-centric viscous damping [Seed000 §6 (eqs. 47–49), eqs. (33), (36)–(38), (44)–(45);
-// THEORY.md §2.1, §3, §4].
+// docs/theory.md §2.1, §3, §4].
 //
 // PLANAR motion in the x–z plane (the seed's case; full 3D is NOT built here):
 //   q = (x, z, θ)   centre position [m] and rotation angle about +e_y [rad]: R = R_y(θ) maps body → world
@@ -8,14 +8,14 @@
 //   wall z = 0 with normal n = e_z; semi-axis a along body x, b along body y (out of plane), c along body z.
 //   Initial θ = 0 puts a along the wall.
 //
-// Contact (THEORY.md §2.1): δ = h − z with h = √(nᵀΣn); lever to the section centroid r = x̄ − x_G;
+// Contact (docs/theory.md §2.1): δ = h − z with h = √(nᵀΣn); lever to the section centroid r = x̄ − x_G;
 //   v_cn = v_z − ω_y r_x            contact-point normal velocity at x̄ (Seed000 eq. 44 form)
 //   generalized contact Jacobian G = (0, 1, −r_x):  v_cn = G·v
 //   elastic:  V(q) = K_n V_c,  −∇V = G K_n S_n          (force K_n S_n e_z at x̄, exact gradient)
 //   damping:  f_nc = −η G Gᵀ v = −C(q) v, η = 2ξ√(m_n* k_eff) (or a fixed mass), P_diss = η v_cn²
-//   m_n* = (1/m + r_x²/I_yy)⁻¹ with the lever at x̄ (THEORY.md §12.5)
+//   m_n* = (1/m + r_x²/I_yy)⁻¹ with the lever at x̄ (docs/theory.md §12.5)
 // The normal force is never clipped (it turns tensile just before separation, at δ = 0). The damper is active
-// for δ ≥ 0 (its δ → 0⁺ limit at δ = 0 exactly, THEORY.md §12.2), the elastic force for δ > 0 (it is 0 at δ = 0).
+// for δ ≥ 0 (its δ → 0⁺ limit at δ = 0 exactly, docs/theory.md §12.2), the elastic force for δ > 0 (it is 0 at δ = 0).
 // Contact event function: δ, with rate δ̇ = ḣ − v_z = −n·(v + ω × r_s) exactly (r_s: support-point lever);
 // since x̄ = x_s at δ = 0, δ̇ = −v_cn at contact start and end, so −δ̇_end/δ̇_start = e_cn (Seed000 eq. 38).
 #pragma once

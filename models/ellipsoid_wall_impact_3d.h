@@ -1,5 +1,5 @@
 // EllipsoidWallImpact3D: the full 3D rigid ellipsoid hitting a rigid flat wall, frictionless, ECC Model I
-// (W = K_n V_c) with contact-centric viscous damping [Seed000 eqs. (7)–(12), (33), (35)–(43); THEORY.md §2.1,
+// (W = K_n V_c) with contact-centric viscous damping [Seed000 eqs. (7)–(12), (33), (35)–(43); docs/theory.md §2.1,
 // §3, §4]. Same physics as the planar EllipsoidWallImpact, without the planar restriction.
 //
 //   q = (x_G [3], quaternion (w, x, y, z) [4])   body → world rotation R(q̂), q̂ = q/|q| (renormalized)
@@ -11,7 +11,7 @@
 //   η = 2ξ_L(e_cn)√(m_n* k_eff) (adaptive) or with a fixed mass, m_n* = (nᵀ M_eff⁻¹ n)⁻¹ with r = x̄ − x_G
 //   E = ½ m|v|² + ½ Ωᵀ I_b Ω + K_n V_c,  P_diss = η v_cn²
 // Wall z = 0, n = e_z. Contact event function δ with the exact rate δ̇ = −n·(v_G + ω × r_s) (r_s: support
-// point), = −v_cn at δ = 0. The damper is active for δ ≥ 0 (THEORY.md §12.2). Initial orientation
+// point), = −v_cn at δ = 0. The damper is active for δ ≥ 0 (docs/theory.md §12.2). Initial orientation
 // R₀ = R_x(tilt) R_y(θ) (θ about +y as in the planar model, then a tilt about +x).
 #pragma once
 

@@ -4,7 +4,7 @@
 // Implements MechanicalSystem (so velocity_verlet, rk4, cvode_bdf ... run it) and PlanarContactSystem (so
 // EFDA runs it). Layout: q = (x, y, θ) per body, v = (v_x, v_y, ω), z[slot] = tangential spring g_T [m].
 //   Contact force of one slot on its bodies (generalized): f = −F_N ∇δ − F_T ∇s, with
-//   F_N = K_N δ + c_N δ̇ (unclipped, THEORY.md §12.1), ∇δ, ∇s from planar_gap.h at the current q,
+//   F_N = K_N δ + c_N δ̇ (unclipped, docs/theory.md §12.1), ∇δ, ∇s from planar_gap.h at the current q,
 //   F_T = K_T g_T + c_T ṡ, capped at μ |F_N| (Coulomb).
 //   Spring history (UpdateHistory, once per step, for the non-EFDA integrators): Δs = ∇s(q_{n+½})·Δq,
 //   g ← g + Δs, then projected onto |K_T g| ≤ μ |F_N| (return mapping); reset to 0 when δ ≤ 0.

@@ -1,6 +1,6 @@
 // SpherePairImpact: two solid spheres (3D translation and rotation each) colliding, with Hertz normal contact,
 // optional Tsuji normal damping and a history-dependent tangential law [Seed002 eqs. 5–7, 16–19, §2;
-// THEORY.md §1, §6; Chung & Ooi 2011 Tests 7–8].
+// docs/theory.md §1, §6; Chung & Ooi 2011 Tests 7–8].
 //
 // Generalized coordinates (as in SphereWallImpact):
 //   q = [x₁, φ₁, x₂, φ₂]   centres [m] and accumulated rotation vectors φᵢ = ∫ωᵢ dt [rad]   (12 entries)
@@ -23,7 +23,7 @@
 //   angular momentum Σ(mᵢ xᵢ × vᵢ + Iᵢ ωᵢ) is exactly conserved: Σ torques = (d − a₁ − a₂) n × F = 0; the
 //   power of the contact forces is then exactly −F_t·v_s − F_n δ̇_n (energy-consistent slip velocity).
 // Forces:
-//   F_n = K_H δ_n^{3/2} + C(δ_n) δ̇_n (unclipped, THEORY §12.1), K_H = (4/3) E* √R*, R* = R₁R₂/(R₁+R₂),
+//   F_n = K_H δ_n^{3/2} + C(δ_n) δ̇_n (unclipped, docs/theory.md §12.1), K_H = (4/3) E* √R*, R* = R₁R₂/(R₁+R₂),
 //         1/E* = (1−ν₁²)/E₁ + (1−ν₂²)/E₂,  1/G* = (2−ν₁)/G₁ + (2−ν₂)/G₂ [Seed002 §2], Gᵢ = Eᵢ/(2(1+νᵢ)),
 //         C = Tsuji α √(m* K_H) δ_n^{1/4}, α = √5 ξ_L(e_n) (restitution_calibration.h), m* = m₁m₂/(m₁+m₂)
 //   F = F_n n + F_t on sphere 2, −F on sphere 1;  τ₂ = (−a₂ n) × F_t,  τ₁ = (a₁ n) × (−F_t)

@@ -1,6 +1,6 @@
 // SphereWallImpact: a solid sphere (3D translation and rotation) hitting a fixed flat wall, with Hertz normal
 // contact, optional Tsuji normal damping and a history-dependent tangential law [Seed002 eqs. 5–7, 16–19;
-// THEORY.md §1, §6].
+// docs/theory.md §1, §6].
 //
 // Frame: the wall is the plane z = 0 with unit normal n = e_z (wall → sphere). t = e_x is the direction
 // of the initial tangential velocity; ω is about b = e_y for a planar impact.
@@ -12,7 +12,7 @@
 // contact point relative to the wall is an exact function of q:
 //   s(q) = P_t (x − R φ × n),   ṡ = P_t (v + ω × r) = v_s (slip velocity),  r = −R n (centre → contact point)
 // Overlap δ_n = R − z, δ̇_n = −v_z.
-//   F_n = K_H δ_n^{3/2} + C(δ_n) δ̇_n (unclipped, THEORY §12.1), K_H = (4/3) E* √R; C = Tsuji damping with
+//   F_n = K_H δ_n^{3/2} + C(δ_n) δ̇_n (unclipped, docs/theory.md §12.1), K_H = (4/3) E* √R; C = Tsuji damping with
 //         α = √5 ξ_L(e_n) (restitution_calibration.h), none for e_n = 1
 //   F_t from the TangentialLaw, capped by μ K_H δ_n^{3/2} (the ELASTIC normal force: it keeps the history
 //         update a function of positions, and since C depends on δ_n only, ∫C δ̇_n dt = 0 over a contact,

@@ -1,4 +1,4 @@
-// TwoBodyImpact: two spheres (m₁, R₁) and (m₂, R₂) colliding head-on along a line, 1D [THEORY.md §1, §5].
+// TwoBodyImpact: two spheres (m₁, R₁) and (m₂, R₂) colliding head-on along a line, 1D [docs/theory.md §1, §5].
 //
 //   δ = R₁ + R₂ − (x₂ − x₁),   m₁ ẍ₁ = −F_n,  m₂ ẍ₂ = +F_n,   F_n = W'(δ) + C(δ) δ̇ (δ > 0, not clipped)
 //

@@ -1,6 +1,6 @@
 // DampedNormalLaw: composition of an elastic law and a damping law (never a HertzTsujiLaw class).
 //
-//   F_n(δ, δ̇) = W'(δ) + C(δ) δ̇     [N], compressive > 0, NOT clipped at zero [THEORY.md §1, §12.1]
+//   F_n(δ, δ̇) = W'(δ) + C(δ) δ̇     [N], compressive > 0, NOT clipped at zero [docs/theory.md §1, §12.1]
 //   P_diss   = C(δ) δ̇²             [W]
 #pragma once
 

@@ -1,5 +1,5 @@
 // Discrete derivative of a scalar function f between two points (the Simo–Tarnow / Greenspan
-// difference quotient) [Seed003 eq. (8); THEORY.md §7]:
+// difference quotient) [Seed003 eq. (8); docs/theory.md §7]:
 //
 //   f̄'(a, b) = (f(b) − f(a)) / (b − a)        for |b − a| > ε (|a| + |b| + scale)
 //   f̄'(a, b) = f'((a + b)/2)                  otherwise (no cancellation; energy error O(|b−a|³ f'''))

@@ -1,14 +1,14 @@
 // EccVolumeLaw: ECC Model I, the linear contact-volume law for a rigid ellipsoid on a rigid wall
-// [Seed000 eqs. (29)–(32), (47); Feng 2021 CMAME (energy-conserving contact); THEORY.md §2.1].
+// [Seed000 eqs. (29)–(32), (47); Feng 2021 CMAME (energy-conserving contact); docs/theory.md §2.1].
 //
 //   W = K_n V_c                         contact energy [J]; K_n [Pa = J/m³] > 0
 //   F = K_n S_n n                       force on the body [N], applied at the SECTION CENTROID x̄
 //   τ = (x̄ − x_G) × F                   torque about the centre [N·m]
 //   k_eff = K_n S_n²/(2V_c)             Feng's instantaneous stiffness, evaluated in its regular form
-//         = 3π K_n abc/(2h²)·(2−t)²/(3−t) → 2π K_n ρ_G at onset (no 0/0, THEORY.md §12.2)
+//         = 3π K_n abc/(2h²)·(2−t)²/(3−t) → 2π K_n ρ_G at onset (no 0/0, docs/theory.md §12.2)
 //
 // (F, τ) is the exact generalized gradient of W: −∂W/∂x_G = F and −∂W/∂φ = τ for a rigid rotation φ
-// (gradient theorem of THEORY.md §2.1), so K + K_n V_c is conserved by the exact flow. Using the support
+// (gradient theorem of docs/theory.md §2.1), so K + K_n V_c is conserved by the exact flow. Using the support
 // point instead of x̄ breaks that. Outside contact everything is 0. Sign: F·n ≥ 0 (repulsive).
 #pragma once
 

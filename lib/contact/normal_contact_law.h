@@ -3,7 +3,7 @@
 //   δ  [m]   overlap (penetration depth), δ > 0 in contact; W(δ) = 0 for δ ≤ 0
 //   W(δ) [J]  stored elastic energy,   F(δ) = W'(δ) [N] (compressive force > 0),
 //   K(δ) = dF/dδ [N/m] tangent stiffness,
-//   k_eff(δ) = W'(δ)² / (2 W(δ)) [N/m] Feng's effective stiffness [Seed000, eq. 28; THEORY.md §2].
+//   k_eff(δ) = W'(δ)² / (2 W(δ)) [N/m] Feng's effective stiffness [Seed000, eq. 28; docs/theory.md §2].
 //
 // Laws of the power-law family F = k δ^p also report (k, p); the generalized Tsuji damping and the exact
 // solver of seed 001 are written in those terms. Laws know nothing about integrators or models.

@@ -1,5 +1,5 @@
 // PowerLaw: F = k δ^p for any p ≥ 1 (p = 1 linear spring, p = 3/2 Hertz, p = 2 cone-like).
-//   W = k δ^(p+1)/(p+1),  dF/dδ = p k δ^(p−1),  k_eff = (p+1)/2 · k δ^(p−1)  [THEORY.md §2; Seed001]
+//   W = k δ^(p+1)/(p+1),  dF/dδ = p k δ^(p−1),  k_eff = (p+1)/2 · k δ^(p−1)  [docs/theory.md §2; Seed001]
 #pragma once
 
 #include "contact/normal_contact_law.h"
@@ -11,7 +11,7 @@ class PowerLaw : public NormalContactLaw {
   /// Throws InvalidParameter unless k > 0 and p ≥ 1.
   PowerLaw(double k, double p);
   std::string name() const override { return "power_law"; }
-  std::string reference() const override { return "F = k δ^p, Seed001 eq. (1); THEORY.md §2"; }
+  std::string reference() const override { return "F = k δ^p, Seed001 eq. (1); docs/theory.md §2"; }
   double Potential(double delta) const override;
   double Force(double delta) const override;
   double Stiffness(double delta) const override;
@@ -29,7 +29,7 @@ class LinearLaw final : public PowerLaw {
  public:
   explicit LinearLaw(double k) : PowerLaw(k, 1.0) {}
   std::string name() const override { return "linear"; }
-  std::string reference() const override { return "F = k δ (linear spring), THEORY.md §2"; }
+  std::string reference() const override { return "F = k δ (linear spring), docs/theory.md §2"; }
 };
 
 /// Hertz law F = K_H δ^{3/2}, K_H = (4/3) E* √R* [Seed002, eqs. (1), (18)].

@@ -1,4 +1,4 @@
-// Closed-form restitution calibrations [THEORY.md §3, §5; docs/calibration.md].
+// Closed-form restitution calibrations [docs/theory.md §3, §5; docs/calibration.md].
 //
 //   ξ_L(e) = −ln e / √(π² + ln² e)             [Seed000 eq. (23)]; inverse e = exp(−π ξ/√(1−ξ²))
 //   α(e, p) = √(2(p+1)) ξ_L(e)                  generalized Tsuji, exact for all v₀ [Seed000 eq. (25); Seed001]

@@ -1,5 +1,5 @@
 // Contact-centric dynamics: the inverse effective mass tensor at a contact point and the quantities derived
-// from it [Seed000 eqs. (10)–(12), (15); THEORY.md §4].
+// from it [Seed000 eqs. (10)–(12), (15); docs/theory.md §4].
 //
 //   M_eff⁻¹ = (1/m_A + 1/m_B) E₃ − [r_A]× I_A⁻¹ [r_A]× − [r_B]× I_B⁻¹ [r_B]×     (eq. 10)
 //   m_n*    = (nᵀ M_eff⁻¹ n)⁻¹                                                 (eq. 12, "breathing mass")

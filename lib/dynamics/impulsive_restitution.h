@@ -1,6 +1,6 @@
 // Impulsive (rigid) frictionless impact of one rigid body on a fixed wall [Seed000 eqs. (39)–(45);
-// THEORY.md §4, with the PLUS sign for ω⁺ (seed eq. 42 prints a minus; only + is consistent with the
-// seed's own planar eq. 44 and with v_cn⁺ = −e_cn v_cn⁻, THEORY.md §11.2, §12.6)].
+// docs/theory.md §4, with the PLUS sign for ω⁺ (seed eq. 42 prints a minus; only + is consistent with the
+// seed's own planar eq. 44 and with v_cn⁺ = −e_cn v_cn⁻, docs/theory.md §11.2, §12.6)].
 //
 //   v_cn⁻ = n·(v⁻ + ω⁻ × r)                        contact-point normal velocity (< 0 approaching)
 //   J_n   = −(1 + e_cn) m_n* v_cn⁻                  normal impulse on the body (> 0)         (eq. 40)

@@ -1,10 +1,10 @@
 // FengPowerLawSolution: exact phase-space solution of the power-law Tsuji-damped contact oscillator
-// [Seed001 (Feng, arXiv:2603.27764, Theorems 1-2); THEORY.md §5, §4, §12.8; docs/exact-solution.md].
+// [Seed001 (Feng, arXiv:2603.27764, Theorems 1-2); docs/theory.md §5, §4, §12.8; docs/exact-solution.md].
 //
 //   m δ̈ + α √(m k) δ^((p−1)/2) δ̇ + k δ^p = 0,   δ(0) = 0,  δ̇(0) = v₀ > 0,   p ≥ 1, α ≥ 0, m, k > 0
 //
 // δ [m] overlap (> 0 in contact), δ̇ [m/s] its rate (> 0 while loading). SI units; k in N/m^p.
-// The force is the unclipped law F = kδ^p + C(δ)δ̇ (attractive just before separation, THEORY.md §12.1).
+// The force is the unclipped law F = kδ^p + C(δ)δ̇ (attractive just before separation, docs/theory.md §12.1).
 //
 // Map [Seed001 Theorem 1]. q = 2/(p+1), β = 1 − q = (p−1)/(p+1), A = ((p+1)/2)^(1/(p+1)), δ = A x^q, so that
 // W(δ) = k δ^(p+1)/(p+1) = ½ k x². With Ω₀ = √(k/m) and ζ = α/√(2(p+1)) (Feng's α_eff) the phase portrait
@@ -15,7 +15,7 @@
 //   ζ < 1 (rebound):    X = e^{−λφ} sin φ / ω,  φ = ωτ ∈ [0, π],  ω = √(1−ζ²), λ = ζ/ω
 //   ζ ≥ 1 (over-damped): X = e^{(σ−ζ)τ} (1 − e^{−2στ})/(2σ),  σ = √(ζ²−1)   (X = τ e^{−τ} for ζ = 1)
 // Physical time: t(τ) = (A q/Ω₀)(v₀/Ω₀)^{−β} K(τ),  K(τ) = ∫₀^τ X(u)^{−β} du, and for ζ < 1
-//   K(τ) = ω^{β−1} J(φ),  J(φ) = ∫₀^φ e^{βλψ} (sin ψ)^{−β} dψ   [THEORY.md §5].
+//   K(τ) = ω^{β−1} J(φ),  J(φ) = ∫₀^φ e^{βλψ} (sin ψ)^{−β} dψ   [docs/theory.md §5].
 //
 // Closed forms: e = exp(−πλ) (ζ < 1; 0 and no rebound for ζ ≥ 1); maximum compression where X' = 0,
 //   τ* = arccos(ζ)/ω (ζ<1), atanh(σ/ζ)/σ (ζ>1), 1 (ζ=1);  X(τ*) = e^{−ζτ*};  δ_max = A (v₀ X(τ*)/Ω₀)^q;
@@ -25,7 +25,7 @@
 // creeps back to δ = 0 as t → ∞, all energy is dissipated, t_c = +∞ and `rebounds()` is false).
 //
 // Quadrature (one per quantity, Boost.Math tanh_sinh). The integrand of J is integrable but singular as
-// ψ^{−β} at 0 and (π−ψ)^{−β} at π. Following THEORY.md §5 we split at π/2 and remove both singularities by
+// ψ^{−β} at 0 and (π−ψ)^{−β} at π. Following docs/theory.md §5 we split at π/2 and remove both singularities by
 //   ψ = w^{1/q} on [0, π/2]:      J_head(φ) = (1/q) ∫₀^{φ^q} (ψ/sin ψ)^β e^{βλψ} dw,
 //   ψ = π − w^{1/q} on [π/2, π]:  J(φ) = J(π) − (1/q) ∫₀^{(π−φ)^q} (χ/sin χ)^β e^{βλ(π−χ)} dw,  χ = π − ψ,
 // whose integrands are bounded (the ψ^{−β} factor cancels the Jacobian exactly); tanh_sinh then absorbs

@@ -1,7 +1,7 @@
 // OverdampedContactSegment: the exact over-damped (ζ ≥ 1) power-law Tsuji contact through an ARBITRARY
 // in-contact state (δ₀ > 0, δ̇₀), for states that do not lie on an entry trajectory from δ = 0 (those are
 // handled by FengPowerLawSolution::BacktraceState). Same map as lib/exact/feng_power_law_solution.h
-// [Seed001; THEORY.md §5]: x = √(2/(p+1)) δ^((p+1)/2), v = δ̇ = dx/ds, x'' + 2ζΩ₀x' + Ω₀²x = 0.
+// [Seed001; docs/theory.md §5]: x = √(2/(p+1)) δ^((p+1)/2), v = δ̇ = dx/ds, x'' + 2ζΩ₀x' + Ω₀²x = 0.
 //
 // In τ = Ω₀ s, x = x₀ ξ(τ), R = δ̇₀/(Ω₀x₀), r₁ = σ − ζ (slow), r₂ = −σ − ζ (fast), σ = √(ζ²−1):
 //   ζ > 1:  ξ = A₁ e^{r₁τ} + A₂ e^{r₂τ},  A₁ = (R − r₂)/(r₁ − r₂),  A₂ = (r₁ − R)/(r₁ − r₂)

@@ -1,5 +1,5 @@
 // EllipsoidPlaneContact: exact intersection geometry of a rigid ellipsoid with a half-space (a flat wall),
-// for any orientation [THEORY.md §2.1; Seed000 eqs. (13), (29)–(32) and its Appendix (Schur complement)].
+// for any orientation [docs/theory.md §2.1; Seed000 eqs. (13), (29)–(32) and its Appendix (Schur complement)].
 //
 // Ellipsoid  (x − x_G)ᵀ Q (x − x_G) ≤ 1,  Q = R diag(a⁻², b⁻², c⁻²) Rᵀ,  Σ = Q⁻¹ = R diag(a², b², c²) Rᵀ
 // Wall       n·(x − x_w) ≤ 0, unit normal n pointing OUT of the wall into the particle side.
@@ -61,7 +61,7 @@ struct SchurSection {
 SchurSection EllipsoidPlaneSchurSection(const EllipsoidShape& shape, const Eigen::Vector3d& centre,
                                         const Eigen::Matrix3d& rotation, const PlaneWall& wall);
 
-/// Regular (0/0-free) form of Feng's k_eff = K_n S_n²/(2V_c) [Seed000 eq. (32); THEORY.md §12.2]:
+/// Regular (0/0-free) form of Feng's k_eff = K_n S_n²/(2V_c) [Seed000 eq. (32); docs/theory.md §12.2]:
 ///   k_eff = 3π K_n abc/(2h²) · (2 − t)²/(3 − t),  → 2π K_n ρ_G at t = 0.  Valid for t ∈ [0, 2].
 double EccEffectiveStiffness(double K_n, double abc, double h, double t);
 

@@ -6,7 +6,7 @@
 //   Support function about the centre (max over the body of u·(p − x), |u| = 1):  h(u) = √(uᵀ S u),
 //   support point  p(u) = x + S u / h(u)  (the body point farthest along u; by central symmetry the
 //   farthest along −u is x − S u / h(u)).
-//   Planar mass properties: m [kg], I = m (a² + b²) / 4 [kg m²] (THEORY.md §8, uniform lamina).
+//   Planar mass properties: m [kg], I = m (a² + b²) / 4 [kg m²] (docs/theory.md §8, uniform lamina).
 #pragma once
 
 #include <Eigen/Core>

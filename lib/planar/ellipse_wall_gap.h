@@ -1,4 +1,4 @@
-// Exact ellipse–line gap (THEORY.md §7 "planar ellipse on a floor"):
+// Exact ellipse–line gap (docs/theory.md §7 "planar ellipse on a floor"):
 //   δ = h_E(n) − n·(x − p_w),   h_E(n) = √(nᵀ S(θ) n)  (support function, ellipse.h),
 // with n the wall normal (into the free region) and p_w a point of the wall. δ > 0 is penetration.
 // The deepest ellipse point is x − S n / h(n); its projection onto the wall is that point + δ n; the contact

@@ -4,7 +4,7 @@
 // Layout contract (all planar models):
 //   q = (x_0, y_0, θ_0, x_1, y_1, θ_1, ...)  [m, m, rad],  v = q̇ = (v_x, v_y, ω) per body,
 //   constant mass matrix M = diag(m_0, m_0, I_0, m_1, ...),
-//   z[slot] = g_T of contact slot `slot` [m]: the elastic tangential spring (history, THEORY.md §6).
+//   z[slot] = g_T of contact slot `slot` [m]: the elastic tangential spring (history, docs/theory.md §6).
 // A contact slot is one body pair or body–wall pair that may touch; slots are enumerated once by the model.
 // Energy: E = ½ vᵀ M v + Σ_slots (½ K_N ⟨δ⟩² + ½ K_T g_T²) + V_ext(q), V_ext linear in q (gravity), so
 // the external generalized force is constant.

@@ -1,5 +1,5 @@
 // PlanarGap: the narrow-phase result for one contact slot (a body pair or a body–wall pair) at one
-// configuration q. Conventions (THEORY.md §1):
+// configuration q. Conventions (docs/theory.md §1):
 //   delta  > 0 penetration [m] (signed: −delta is the separation distance when the bodies are apart),
 //   normal unit N pointing from body A into body B (for a wall, A is the wall and N its normal),
 //   tangent T = ẑ × N (N rotated by +90°, so N × T = ẑ); the relative tangential velocity is T·(u_B − u_A),

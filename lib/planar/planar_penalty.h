@@ -5,7 +5,7 @@
 //   tangential:  V_T = ½ K_T g_T²,   F_T = K_T g_T + c_T ġ_T      (stick; g_T = elastic tangential spring)
 //   Coulomb:     |F_T| ≤ μ |F_N|; slip: F_T = Ψ μ |F_N|, Ψ = ±1 the slip direction (Seed003 eq. 7)
 //   dashpots:    c_X = 2 ξ_X √(K_X m), m the larger mass of the two bodies (Seed003 eq. 18, read with the
-//                square root, THEORY.md §8 item 18; the wall counts as the lighter body).
+//                square root, docs/theory.md §8 item 18; the wall counts as the lighter body).
 // Units: K [N/m], ξ [-], μ [-].
 #pragma once
 

@@ -1,4 +1,4 @@
-// RigidImpactSequence: the rigid-body reference of the carom test (THEORY.md §8): one rigid ellipse among
+// RigidImpactSequence: the rigid-body reference of the carom test (docs/theory.md §8): one rigid ellipse among
 // fixed walls, ballistic free flight (uniform gravity −g ŷ, constant spin) between instantaneous impacts,
 // each impact solved by Routh's method (routh_impulse.h), chained impact by impact.
 //

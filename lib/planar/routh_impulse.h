@@ -1,5 +1,5 @@
 // Rigid-body impulsive impact of a planar body against a fixed wall with Coulomb friction, by Routh's method
-// in the normal-impulse plane (THEORY.md §8 "Rigid impulsive reference"; Stronge, Impact Mechanics 2000).
+// in the normal-impulse plane (docs/theory.md §8 "Rigid impulsive reference"; Stronge, Impact Mechanics 2000).
 //
 // Contact-point velocity u = v + ω ẑ×r (r = contact point − centre), impulse P = P_t t + P_n n, with n the
 // wall normal into the body and t any unit tangent. Then u(P) = u⁻ + W P with

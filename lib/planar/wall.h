@@ -1,6 +1,6 @@
 // Wall: a fixed straight line (infinitely massive), the boundary of the half-plane {p : n·(p − point) ≥ 0}
 // in which bodies move. n is the unit outward normal of the wall, pointing into the free region
-// (THEORY.md §1: for a wall contact the normal points from the wall (body A) into the body (B)).
+// (docs/theory.md §1: for a wall contact the normal points from the wall (body A) into the body (B)).
 #pragma once
 
 #include <Eigen/Core>

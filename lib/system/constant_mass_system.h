@@ -3,7 +3,7 @@
 //   M v̇ = −∇V(q) + f_nc(q, v) + f_ext(t),    q̇ = v,    M = diag(m) constant
 //
 // (point masses, planar rigid bodies (x, y, θ), 1D oscillators). 3D rotations do not have a constant mass
-// matrix in rotation coordinates and do not implement this interface [THEORY.md §7, "3D rotations"].
+// matrix in rotation coordinates and do not implement this interface [docs/theory.md §7, "3D rotations"].
 // Implicit schemes reach it by dynamic_cast and reject systems that do not provide it with a clear error.
 //
 // f_nc must be linear in v, f_nc = −C(q) v (dashpots), so that implicit schemes can solve for it in closed

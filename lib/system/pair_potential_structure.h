@@ -1,5 +1,5 @@
 // PairPotentialStructure: the optional description of a model's potential as a sum of contact terms, which
-// energy–momentum conserving schemes need (they difference W and Φ in the gap δ, not in q) [THEORY.md §7].
+// energy–momentum conserving schemes need (they difference W and Φ in the gap δ, not in q) [docs/theory.md §7].
 //
 //   V(q) = Σ_k W_k(δ_k(q)) + bᵀq            (b: constant generalized force potential, e.g. gravity m g)
 //   f_nc = −Σ_k C_k(δ_k) ∇δ_k (∇δ_k · v)     (normal dashpots acting along the gap gradient)

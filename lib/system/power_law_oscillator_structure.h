@@ -1,5 +1,5 @@
 // PowerLawOscillatorStructure: an optional interface a MechanicalSystem may implement to say that it IS the
-// 1-DOF power-law Tsuji contact oscillator of seed 001 [THEORY.md §5], so that schemes which need the closed
+// 1-DOF power-law Tsuji contact oscillator of seed 001 [docs/theory.md §5], so that schemes which need the closed
 // form (integrators/exact_oscillator_stepper) can use it without knowing the model class.
 //
 //   m δ̈ + α √(m k) δ^((p−1)/2) δ̇ + k δ^p = 0 while δ > 0, free flight (δ̈ = 0) otherwise, no gravity,

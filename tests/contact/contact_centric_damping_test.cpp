@@ -1,4 +1,4 @@
-// Contact-centric damping [Seed000 eq. 33; THEORY.md §3]: η = 2 ξ_L(e_cn) √(m k_eff) with the mass chosen by
+// Contact-centric damping [Seed000 eq. 33; docs/theory.md §3]: η = 2 ξ_L(e_cn) √(m k_eff) with the mass chosen by
 // the mode, ξ_L closed form, e_cn = 1 undamped, names parsed and bad names / values rejected.
 #include <doctest/doctest.h>
 

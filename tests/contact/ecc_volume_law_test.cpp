@@ -1,4 +1,4 @@
-// ECC Model I [Seed000 eqs. (29)–(32); THEORY.md §2.1 gradient theorem]: force K_n S_n n at the section
+// ECC Model I [Seed000 eqs. (29)–(32); docs/theory.md §2.1 gradient theorem]: force K_n S_n n at the section
 // centroid and its torque are minus the gradient of W = K_n V_c with respect to the centre position AND a
 // rigid rotation of the body (central finite differences), for a generic 3D orientation and wall.
 #include <doctest/doctest.h>
@@ -45,7 +45,7 @@ TEST_CASE("ecc_volume_law: force and torque are -grad W (position and orientatio
                               energy(centre, AxisAngleRotation(e, -kFdStep) * rot)) / (2 * kFdStep);
       CHECK(-dW_dphi == doctest::Approx(resp.torque[i]).epsilon(kFdTol).scale(scale));
     }
-    // the support point is NOT the right application point (THEORY.md §2.1): its torque differs
+    // the support point is NOT the right application point (docs/theory.md §2.1): its torque differs
     const Eigen::Vector3d wrong = (g.support_point - centre).cross(resp.force);
     CHECK((wrong - resp.torque).norm() > 1e-3 * scale);
   }
@@ -57,7 +57,7 @@ TEST_CASE("ecc_volume_law: k_eff regular form, finite at onset, zero response wh
   const Eigen::Matrix3d rot = AxisAngleRotation(Eigen::Vector3d::UnitY(), std::numbers::pi / 6);
   const double h = EvaluateEllipsoidPlane(shape, Eigen::Vector3d::Zero(), rot, PlaneWall{}).h;
   const double rho_g = shape.semi_axes.prod() / (h * h);
-  // tiny overlap: k_eff → 2π K_n ρ_G (no 0/0), THEORY.md §12.2
+  // tiny overlap: k_eff → 2π K_n ρ_G (no 0/0), docs/theory.md §12.2
   const Eigen::Vector3d c_touch(0.0, 0.0, h - 1e-14);
   const auto r0 = law.Evaluate(shape, EvaluateEllipsoidPlane(shape, c_touch, rot, PlaneWall{}), c_touch,
                                Eigen::Vector3d::UnitZ());

@@ -1,4 +1,4 @@
-// Tangential laws [THEORY.md §6]: force–displacement paths against Mindlin's closed forms, the Coulomb cap,
+// Tangential laws [docs/theory.md §6]: force–displacement paths against Mindlin's closed forms, the Coulomb cap,
 // rotation of the spring into the tangent plane, and the per-step energy identity
 // U_prev + work_in + generated_work = U_new + friction_work.
 #include <doctest/doctest.h>
@@ -135,7 +135,7 @@ TEST_CASE("tangential laws at constant normal load: linear no-slip spring, then 
 
 TEST_CASE("incremental laws under proportional loading reach Mindlin's F_t = 2/3 k_t(delta_n) delta_t") {
   // δ_n = c τ, δ_t = d τ with F_t/F_n < μ (no slip): ∫ 8G*√(R c τ) d dτ = (2/3) k_t(δ_n) δ_t [Mindlin 1949;
-  // THEORY.md §6]. Both incremental schemes are first-order explicit in δ_n: error ≈ 1/N, N = 20000 steps.
+  // docs/theory.md §6]. Both incremental schemes are first-order explicit in δ_n: error ≈ 1/N, N = 20000 steps.
   constexpr int kSteps = 20000;
   constexpr double kFirstOrderTol = 3.0 / kSteps;
   const double dn_end = 1e-5, dt_end = 2e-6;
@@ -211,7 +211,7 @@ TEST_CASE("tangential laws reject bad parameters naming them") {
 
 TEST_CASE("mindlin_deresiewicz at constant F_n follows Mindlin's loading curve and the Masing unloading curve") {
   // Loading: τ = μF_n[1 − (1 − 16G*a x/(3μF_n))^{3/2}]; unloading from (x*, τ*):
-  // τ = τ* − 2μF_n[1 − (1 − 8G*a(x* − x)/(3μF_n))^{3/2}] [Mindlin & Deresiewicz 1953; THEORY.md §6].
+  // τ = τ* − 2μF_n[1 − (1 − 8G*a(x* − x)/(3μF_n))^{3/2}] [Mindlin & Deresiewicz 1953; docs/theory.md §6].
   // The update is explicit in θ (first order): error ≈ 1/N of the force scale with N = 20000 steps.
   constexpr int kSteps = 20000;
   constexpr double kFirstOrderTol = 3.0 / kSteps;

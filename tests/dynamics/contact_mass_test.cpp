@@ -1,4 +1,4 @@
-// Contact-centric dynamics [Seed000 eqs. (10)–(15); THEORY.md §4]: M_eff⁻¹ against the planar Delassus
+// Contact-centric dynamics [Seed000 eqs. (10)–(15); docs/theory.md §4]: M_eff⁻¹ against the planar Delassus
 // closed form, the seed's m_n* = 0.648 m (0.6481 [V]) and κ = 0.4807 [V], spheres (κ = 0, m_n* = m_red).
 #include <doctest/doctest.h>
 
@@ -13,7 +13,7 @@ using namespace impactlab;
 
 namespace {
 constexpr double kExactTol = 1e-13;  // a few flops of 3×3 algebra
-// THEORY.md §10 row 1 / §4 give 4 significant digits: half a unit of the 4th digit.
+// docs/theory.md §10 row 1 / §4 give 4 significant digits: half a unit of the 4th digit.
 constexpr double kFourDigits = 5e-5;
 
 struct SeedEllipsoid {

@@ -1,6 +1,6 @@
-// Impulsive frictionless wall impact [Seed000 eqs. (39)–(45), + sign of THEORY.md §4]: the contact-point
+// Impulsive frictionless wall impact [Seed000 eqs. (39)–(45), + sign of docs/theory.md §4]: the contact-point
 // restitution condition v_cn⁺ = −e_cn v_cn⁻ (pitfall 6, catches the sign of eq. 42), the energy loss
-// ½(1 − e²) m_n* v_cn², and the e_E tables of THEORY.md §10 rows 6, 8, 9.
+// ½(1 − e²) m_n* v_cn², and the e_E tables of docs/theory.md §10 rows 6, 8, 9.
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
@@ -62,19 +62,19 @@ TEST_CASE("impulsive: v_cn+ = -e_cn v_cn- and the energy loss, also with pre-spi
   CHECK(r.v_cn_after == doctest::Approx(-0.6 * r.v_cn_before).epsilon(kExactTol));
 }
 
-TEST_CASE("impulsive: aspect-ratio sweep e_E, theta = 30 deg, e_cn = 0.5 (THEORY.md §10 row 6)") {
-  // a/b with b = c = 0.6 (the impulsive model is scale-free, THEORY.md §12.7); "1.67" is (1, 0.6, 0.6).
+TEST_CASE("impulsive: aspect-ratio sweep e_E, theta = 30 deg, e_cn = 0.5 (docs/theory.md §10 row 6)") {
+  // a/b with b = c = 0.6 (the impulsive model is scale-free, docs/theory.md §12.7); "1.67" is (1, 0.6, 0.6).
   const double ratios[] = {1.0, 1.25, 1.5, 1.0 / 0.6, 2.0, 2.5};
   const double expected[] = {0.5000, 0.5649, 0.6646, 0.7169, 0.7862, 0.8396};
   for (int i = 0; i < 6; ++i) {
     const auto r = SolveImpulsiveWallImpact(Seed(30.0, 0.5, ratios[i] * 0.6, 0.6, 0.6));
     CHECK(r.e_E == doctest::Approx(expected[i]).epsilon(kFourDecimals / expected[i]));
-    // ω⁻ = 0, v⁻ ∥ n: e_E² = 1 − (1 − e²) m_n*/m [THEORY.md §4]
+    // ω⁻ = 0, v⁻ ∥ n: e_E² = 1 − (1 − e²) m_n*/m [docs/theory.md §4]
     CHECK(r.e_E * r.e_E == doctest::Approx(1.0 - 0.75 * r.m_n_star).epsilon(kExactTol));
   }
 }
 
-TEST_CASE("impulsive: e_E table at four angles, a/b = 1.67 (THEORY.md §10 rows 7, 8)") {
+TEST_CASE("impulsive: e_E table at four angles, a/b = 1.67 (docs/theory.md §10 rows 7, 8)") {
   const double angles[] = {15.0, 30.0, 45.0, 60.0};
   const double e_cn[] = {0.1, 0.3, 0.5, 0.7, 0.9};
   const double table[4][5] = {{.4444, .5122, .6261, .7659, .9198},
@@ -88,7 +88,7 @@ TEST_CASE("impulsive: e_E table at four angles, a/b = 1.67 (THEORY.md §10 rows 
     }
 }
 
-TEST_CASE("impulsive: undamped rigid limit (THEORY.md §10 row 9) and input checks") {
+TEST_CASE("impulsive: undamped rigid limit (docs/theory.md §10 row 9) and input checks") {
   const auto r = SolveImpulsiveWallImpact(Seed(30.0, 1.0, 1.0, 0.6, 0.6));
   CHECK(r.velocity.z() == doctest::Approx(0.44428).epsilon(5e-6 / 0.44428));
   CHECK(std::abs(r.angular_velocity.y()) == doctest::Approx(2.7471).epsilon(5e-5 / 2.7471));

@@ -1,4 +1,4 @@
-// Critical time step closed forms [THEORY.md §4], the observed-order fit, velocity Verlet's second order in
+// Critical time step closed forms [docs/theory.md §4], the observed-order fit, velocity Verlet's second order in
 // δ_max against the exact solution on undamped Hertz, and the `exact` / `dtcrit` CLI JSON.
 #include <doctest/doctest.h>
 
@@ -33,7 +33,7 @@ TEST_CASE("critical time step: 4 delta_max/((p+1) v0), steps per contact, tangen
   struct Row {
     double p, steps;
   };
-  // THEORY.md §4: t_c0/Δt_crit = (p+1)/2 I_p, printed to 5 significant digits.
+  // docs/theory.md §4: t_c0/Δt_crit = (p+1)/2 I_p, printed to 5 significant digits.
   for (const Row r : {Row{1.0, 1.5708}, Row{1.5, 1.8395}, Row{2.0, 2.1033}, Row{3.0, 2.6221}}) {
     const auto c = PowerLawCriticalTimeStep(0.3, 20.0, r.p, 2.0);
     CHECK(c.steps_per_contact == doctest::Approx(r.steps).epsilon(5e-5));

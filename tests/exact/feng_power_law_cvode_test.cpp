@@ -1,5 +1,5 @@
 // FengPowerLawSolution against CVODE (rtol 1e-12) on the ContactOscillator model, and the "exact" stepper
-// against the solution: grid of p, e, v0 with m ≠ 1, k ≠ 1 [THEORY.md §5, §10 row 11].
+// against the solution: grid of p, e, v0 with m ≠ 1, k ≠ 1 [docs/theory.md §5, §10 row 11].
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -165,7 +165,7 @@ TEST_CASE("ContactOscillator exposes its power-law Tsuji structure for every Tsu
   };
   for (double p : {1.0, 1.5, 2.0, 3.0}) {
     auto el = std::make_shared<PowerLaw>(k, p);
-    // universal C = 2ξ√(m k_eff) is Tsuji with α = √(2(p+1)) ξ [THEORY.md §3]
+    // universal C = 2ξ√(m k_eff) is Tsuji with α = √(2(p+1)) ξ [docs/theory.md §3]
     CHECK(alpha_of(el, std::make_shared<UniversalDamping>(xi, 2.0, el)) ==
           doctest::Approx(std::sqrt(2 * (p + 1)) * xi).epsilon(1e-14));
     CHECK(alpha_of(el, std::make_shared<TsujiDamping>(0.7, 2.0, k, p)) == doctest::Approx(0.7).epsilon(1e-14));

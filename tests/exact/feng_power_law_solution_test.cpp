@@ -1,5 +1,5 @@
 // FengPowerLawSolution against closed forms: the linear spring–dashpot (p = 1), the Gamma-function undamped
-// contact time, THEORY.md §10 rows 12 and 13, the energy split, the inverse map t ↔ τ, over-damping, and
+// contact time, docs/theory.md §10 rows 12 and 13, the energy split, the inverse map t ↔ τ, over-damping, and
 // bad input. The CVODE grid is in feng_power_law_cvode_test.cpp.
 #include <doctest/doctest.h>
 
@@ -15,7 +15,7 @@ using namespace impactlab;
 namespace {
 // p = 1 is evaluated with J = φ exactly; only round-off of exp/sin/atan remains.
 constexpr double kClosedFormTol = 1e-12;
-// THEORY.md §10 rows 12/13 are printed with 6-7 significant digits: half a unit of the last digit.
+// docs/theory.md §10 rows 12/13 are printed with 6-7 significant digits: half a unit of the last digit.
 constexpr double kPrinted6Tol = 5e-7;
 constexpr double kPrinted5Tol = 5e-6;
 // Quadrature vs the Gamma closed form (tanh_sinh converges double-exponentially): 1e-13 relative.
@@ -50,7 +50,7 @@ TEST_CASE("FengPowerLawSolution p = 1 equals the linear spring-dashpot closed fo
   }
 }
 
-TEST_CASE("FengPowerLawSolution THEORY.md §10 row 12 (m = k = v0 = 1)") {
+TEST_CASE("FengPowerLawSolution docs/theory.md §10 row 12 (m = k = v0 = 1)") {
   struct Row {
     double p, e, delta_max, t_max, t_c;
   };
@@ -73,7 +73,7 @@ TEST_CASE("FengPowerLawSolution THEORY.md §10 row 12 (m = k = v0 = 1)") {
   }
 }
 
-TEST_CASE("FengPowerLawSolution THEORY.md §10 row 13: undamped t_c v0 / delta_max") {
+TEST_CASE("FengPowerLawSolution docs/theory.md §10 row 13: undamped t_c v0 / delta_max") {
   struct Row {
     double p, value;
   };

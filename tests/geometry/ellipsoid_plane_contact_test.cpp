@@ -1,4 +1,4 @@
-// Ellipsoid–plane geometry [THEORY.md §2.1] against closed forms (sphere cap, axis-aligned ellipsoid), the
+// Ellipsoid–plane geometry [docs/theory.md §2.1] against closed forms (sphere cap, axis-aligned ellipsoid), the
 // Schur-complement form, Seed000 eq. (13) and an independent nested Boost.Math quadrature of the cap volume
 // and of the section area (chord lengths solved per line, no use of the closed forms).
 #include <doctest/doctest.h>
@@ -145,7 +145,7 @@ TEST_CASE("ellipsoid_plane: Seed000 eq. 13 lever and h at theta = 30 deg, a/b = 
   const Eigen::Matrix3d q = rot * s.semi_axes.cwiseAbs2().cwiseInverse().asDiagonal() * rot.transpose();
   const double h_schur = 1.0 / std::sqrt(q(2, 2) - q(0, 2) * q(0, 2) / q(0, 0));
   CHECK(g.h == doctest::Approx(h_schur).epsilon(kClosedFormTol));
-  CHECK(g.h == doctest::Approx(0.72111).epsilon(1e-5));  // THEORY.md §2.1 [V], 5 digits
+  CHECK(g.h == doctest::Approx(0.72111).epsilon(1e-5));  // docs/theory.md §2.1 [V], 5 digits
   const double r_x = g.support_point.x();
   CHECK(r_x == doctest::Approx(q(0, 2) * g.h / q(0, 0)).epsilon(kClosedFormTol));
   CHECK(r_x == doctest::Approx(0.38431).epsilon(1e-5));

@@ -1,4 +1,4 @@
-// Energy–momentum conserving schemes and implicit baselines [THEORY.md §7, §9]:
+// Energy–momentum conserving schemes and implicit baselines [docs/theory.md §7, §9]:
 //  - Simo–Tarnow and both discrete gradients keep |E − E0|/E0 ≤ 1e-12 on the undamped Hertz impact at
 //    several dt (from t_c/1000 to 10× the explicit critical step);
 //  - Φ-form damping: |E + D − E0|/E0 ≤ 1e-12, every D increment ≥ 0;
@@ -60,7 +60,7 @@ std::shared_ptr<ContactOscillator> HertzOscillator(double e) {
   auto hertz = std::make_shared<HertzLaw>(1.0);
   std::shared_ptr<const DampingLaw> damper = std::make_shared<NoDamping>();
   if (e < 1.0) {
-    // α = √(2(p+1)) ξ_L(e) [THEORY.md §3]
+    // α = √(2(p+1)) ξ_L(e) [docs/theory.md §3]
     const double xi = -std::log(e) / std::sqrt(M_PI * M_PI + std::log(e) * std::log(e));
     damper = std::make_shared<TsujiDamping>(std::sqrt(5.0) * xi, 1.0, 1.0, 1.5);
   }
@@ -69,7 +69,7 @@ std::shared_ptr<ContactOscillator> HertzOscillator(double e) {
   return std::make_shared<ContactOscillator>(p, DampedNormalLaw{hertz, damper});
 }
 
-// Undamped Hertz m = k = v0 = 1: t_c = 2.94328 δ_max/v0 with δ_max = (5/4)^(2/5) [THEORY.md §10 row 13];
+// Undamped Hertz m = k = v0 = 1: t_c = 2.94328 δ_max/v0 with δ_max = (5/4)^(2/5) [docs/theory.md §10 row 13];
 // explicit limit 2/ω_max, ω_max² = (3/2) δ_max^(1/2).
 const double kDeltaMax = std::pow(1.25, 0.4);
 const double kContactTime = 2.94328 * kDeltaMax;
@@ -313,7 +313,7 @@ TEST_CASE("quotient schemes fall back to Gonzalez's discrete gradient without ga
 }
 
 TEST_CASE("phi-form damping converges at second order in the restitution (Tsuji-damped Hertz, e = 0.5)") {
-  // THEORY.md §7 "Contact onset and expected order": Φ-form damping gives O(Δt²) in e; C(δ_{n+½}) does not.
+  // docs/theory.md §7 "Contact onset and expected order": Φ-form damping gives O(Δt²) in e; C(δ_{n+½}) does not.
   auto sys = HertzOscillator(0.5);
   std::vector<double> lx, ly;
   for (int k = 0; k < 4; ++k) {

@@ -1,4 +1,4 @@
-// velocity_verlet_event vs velocity_verlet on the 1-D contact oscillator [THEORY.md §12.3, §7].
+// velocity_verlet_event vs velocity_verlet on the 1-D contact oscillator [docs/theory.md §12.3, §7].
 //
 //  1. Linear spring–dashpot calibrated to e = 0.5 (unclipped force, so e = exp(−πξ/√(1−ξ²)) exactly,
 //     Seed000 eq. 23): the restitution error, taken as the worst case over several step phases of the
@@ -117,7 +117,7 @@ TEST_CASE("velocity_verlet_event: restitution of the linear spring-dashpot conve
   const double e_exact = RestitutionFromDampingRatio(xi);
   const double t_contact = std::numbers::pi / (std::sqrt(kStiffness / kMass) * std::sqrt(1 - xi * xi));
   // 4 levels, 20 .. 160 steps per contact (asymptotic, far above round-off).
-  constexpr double kPlainMaxSlope = 1.5;  // plain Verlet: O(h) exit/onset error of THEORY §12.3 (measured ≈ 1)
+  constexpr double kPlainMaxSlope = 1.5;  // plain Verlet: O(h) exit/onset error of docs/theory.md §12.3 (measured ≈ 1)
   constexpr double kEventMinSlope = 1.8;  // event split: second order restored (nominal 2)
   VelocityVerlet plain;
   EventSplitVelocityVerlet event;

@@ -77,7 +77,7 @@ TEST_CASE("[study] Tsuji restitution is velocity independent - Kuwabara-Kono is 
     REQUIRE(r.restitution);
     CHECK(*r.restitution == doctest::Approx(0.7).epsilon(kSimTol));
   }
-  // Kuwabara–Kono: 1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v0^(1/5) for small damping [THEORY.md §3].
+  // Kuwabara–Kono: 1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v0^(1/5) for small damping [docs/theory.md §3].
   const double gamma = 1e-4;
   auto kk = std::make_shared<KuwabaraKonoDamping>(gamma);
   double previous = 2.0;

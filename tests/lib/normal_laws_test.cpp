@@ -25,7 +25,7 @@ void CheckLaw(const NormalContactLaw& law) {
     CHECK(law.Stiffness(delta) == doctest::Approx(fd_stiff).epsilon(kFdTol));
     const double w = law.Potential(delta), f = law.Force(delta);
     CHECK(law.EffectiveStiffness(delta) == doctest::Approx(f * f / (2 * w)).epsilon(1e-13));
-    // closed form k_eff = (p+1)/2 k δ^(p−1) [THEORY.md §2]
+    // closed form k_eff = (p+1)/2 k δ^(p−1) [docs/theory.md §2]
     CHECK(law.EffectiveStiffness(delta) ==
           doctest::Approx(0.5 * (law.exponent() + 1) * law.coefficient() * std::pow(delta, law.exponent() - 1))
               .epsilon(1e-13));
@@ -50,7 +50,7 @@ TEST_CASE("Hertz from material: K_H = 4/3 E* sqrt(R*) [Seed002 eq. 18]") {
   const HertzLaw law = HertzLaw::FromMaterial(7e10, 0.025);
   CHECK(law.coefficient() == doctest::Approx(4.0 / 3.0 * 7e10 * std::sqrt(0.025)).epsilon(1e-15));
   CHECK(law.exponent() == 1.5);
-  // dF/dδ = 2 E* a with a = sqrt(R* δ)  [THEORY.md §2]
+  // dF/dδ = 2 E* a with a = sqrt(R* δ)  [docs/theory.md §2]
   const double delta = 1e-5;
   CHECK(law.Stiffness(delta) == doctest::Approx(2 * 7e10 * std::sqrt(0.025 * delta)).epsilon(1e-13));
 }

@@ -1,4 +1,4 @@
-// EllipsoidWallImpact3D [Seed000 eqs. 7–12, 33, 39–43; THEORY.md §4]: reduces to the planar model for planar
+// EllipsoidWallImpact3D [Seed000 eqs. 7–12, 33, 39–43; docs/theory.md §4]: reduces to the planar model for planar
 // initial data; free rigid rotation conserves energy and world angular momentum (Euler equations with the
 // gyroscopic term); the quaternion rate is the rigid rotation; a generic oblique, spinning, tilted impact
 // conserves energy when undamped and converges to the 3D impulsive solution at high K_n.

@@ -1,6 +1,6 @@
-// EllipsoidWallImpact (planar, ECC-I, contact-centric damping) [Seed000 §6; THEORY.md §2.1, §3, §4, §12]:
+// EllipsoidWallImpact (planar, ECC-I, contact-centric damping) [Seed000 §6; docs/theory.md §2.1, §3, §4, §12]:
 // gradient and damping matrix consistent with the acceleration, exact overlap rate, aligned impact exact
-// (e_cn = e_E = target, THEORY.md §10 row 3), energy books closed, summary at first separation.
+// (e_cn = e_E = target, docs/theory.md §10 row 3), energy books closed, summary at first separation.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -118,7 +118,7 @@ TEST_CASE("ellipsoid_wall: overlap rate is the exact time derivative of the over
   model.ContactOverlaps(sp, dp, rp);
   model.ContactOverlaps(sm, dm, rm);
   CHECK(r[0] == doctest::Approx((dp[0] - dm[0]) / (2 * kFdStep)).epsilon(1e-7));
-  // at first touch the rate is −v_cn (support point = section centroid), THEORY.md §1
+  // at first touch the rate is −v_cn (support point = section centroid), docs/theory.md §1
   MechanicalState s0 = model.InitialState();
   model.ContactOverlaps(s0, d, r);
   CHECK(d[0] == doctest::Approx(0.0).scale(1.0));
@@ -145,7 +145,7 @@ TEST_CASE("ellipsoid_wall: oblique base case, energy books and first-separation 
   CHECK(run["rebounds"].get<bool>());
   // breathing mass rises during contact (Seed000 §3)
   CHECK(run["m_n_star_exit"].get<double>() > run["m_n_star_initial"].get<double>());
-  // the compliant oblique e_cn is not exact (THEORY.md §12.10) but close to the target at δ_max/ρ ≈ 2 %
+  // the compliant oblique e_cn is not exact (docs/theory.md §12.10) but close to the target at δ_max/ρ ≈ 2 %
   CHECK(std::abs(run["e_cn"].get<double>() - 0.5) < 0.05);
   CHECK(run["delta_max_over_rho"].get<double>() == doctest::Approx(0.0197).epsilon(0.05));
   // undamped: no dissipation, energy conserved to solver tolerance

@@ -76,7 +76,7 @@ TEST_CASE("ellipse_box scenario with efda: per-impact data and Routh comparison 
   const auto& run = summary["runs"][0];
   REQUIRE(run.contains("carom"));
   const auto& first = run["carom"]["impacts"][0];
-  // THEORY.md §8: contact at t = 0.09849 s; the rigid post-impact v+ = (0.90622, −0.04999), ω+ = −11.721.
+  // docs/theory.md §8: contact at t = 0.09849 s; the rigid post-impact v+ = (0.90622, −0.04999), ω+ = −11.721.
   CHECK(first["t_start"].get<double>() == doctest::Approx(0.09849).epsilon(1e-4));
   CHECK(first["reference"]["v_plus"][0].get<double>() == doctest::Approx(0.90622).epsilon(1e-5));
   // Compliant (K_N = 1e6) vs rigid: |Δv+| ≈ 1e-3 (docs/efda.md §5, O(K_N^-1/2)).

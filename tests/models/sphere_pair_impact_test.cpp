@@ -1,4 +1,4 @@
-// Two-sphere impact model [models/sphere_pair_impact.h; THEORY.md §1, §6; Chung & Ooi 2011 Tests 1, 7]:
+// Two-sphere impact model [models/sphere_pair_impact.h; docs/theory.md §1, §6; Chung & Ooi 2011 Tests 1, 7]:
 // Hertz closed forms with R*, E*, m*; exact momentum conservation with friction and spin; the energy
 // ledger; the symmetric impact of identical spheres against the sphere–wall model; rigid gross slip.
 #include <doctest/doctest.h>
@@ -45,13 +45,13 @@ struct PairRun {
 };
 
 // Undamped Hertz closed forms of the pair: δ_max = (15 m* v²/(16 E* √R*))^{2/5}, t_c = 2√π Γ(7/5)/Γ(9/10) δ_max/v
-// [THEORY.md §10 row 13], v the approach speed.
+// [docs/theory.md §10 row 13], v the approach speed.
 double HertzDeltaMax(const SpherePairImpactParameters& sp) {
   const double v = sp.approach_speed();
   return std::pow(15.0 * sp.reduced_mass() * v * v / (16.0 * sp.effective_modulus() * std::sqrt(sp.effective_radius())),
                   0.4);
 }
-// t_c = 2√π Γ(7/5)/Γ(9/10) δ_max/v = 2.9432752 δ_max/v [THEORY.md §10 row 13].
+// t_c = 2√π Γ(7/5)/Γ(9/10) δ_max/v = 2.9432752 δ_max/v [docs/theory.md §10 row 13].
 const double kHertzDurationFactor = 2.0 * std::sqrt(std::numbers::pi) * std::tgamma(1.4) / std::tgamma(0.9);
 
 PairRun Run(const ParameterSet& p, Integrator& integrator, int steps_per_contact = 2000) {

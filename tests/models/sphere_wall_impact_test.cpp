@@ -1,4 +1,4 @@
-// Sphere–wall impact model [THEORY.md §1, §6]: Hertz normal impact closed forms, gross sliding against
+// Sphere–wall impact model [docs/theory.md §1, §6]: Hertz normal impact closed forms, gross sliding against
 // rigid-body theory for every tangential law, the energy ledger, rollback-safe history and input checks.
 #include <doctest/doctest.h>
 
@@ -55,7 +55,7 @@ constexpr double kDt = 1e-8;
 }  // namespace
 
 TEST_CASE("sphere_wall: frictionless normal impact matches Hertz closed forms") {
-  // Undamped Hertz: δ_max = (15 m v²/(16 E* √R))^{2/5}, t_c = 2.94328 δ_max / v [THEORY.md §10 row 13].
+  // Undamped Hertz: δ_max = (15 m v²/(16 E* √R))^{2/5}, t_c = 2.94328 δ_max / v [docs/theory.md §10 row 13].
   ParameterSet p = Kharaz(0.0, "mindlin_integral");
   p.Set("mu", 0.0);
   const SphereWallImpactParameters sp = SphereWallParametersFrom(p);
@@ -75,7 +75,7 @@ TEST_CASE("sphere_wall: Tsuji damping calibrated from e_n gives e_n") {
   ParameterSet p = Kharaz(0.0, "mindlin_integral", 0.6);
   p.Set("mu", 0.0);
   const nlohmann::json out = Run(p, rk4, kDt);
-  // α = √5 ξ_L(e) is exact for Hertz [THEORY.md §3]; discretization ~1e-6.
+  // α = √5 ξ_L(e) is exact for Hertz [docs/theory.md §3]; discretization ~1e-6.
   CHECK(out["e_n"].get<double>() == doctest::Approx(0.6).epsilon(1e-5));
   CHECK(out["integration_residual_max"].get<double>() <= 1e-6);
 }
@@ -173,7 +173,7 @@ TEST_CASE("sphere_wall: bad input is rejected naming the key") {
 
 TEST_CASE("sphere_wall: 3D gross sliding with side spin keeps the slip direction and matches rigid theory") {
   // θ = 70°, side spin ω_x: v_s⁻ = (v_t, R ω_x, 0). In gross slip F_t ∥ −v_s, so v_s⁺ = −β v_s⁻ with
-  // β = −1 + 7/2 μ (1 + e_n) |v_n|/|v_s⁻| [THEORY.md §6], componentwise.
+  // β = −1 + 7/2 μ (1 + e_n) |v_n|/|v_s⁻| [docs/theory.md §6], componentwise.
   for (const auto& law : TangentialLawNames()) {
     CAPTURE(law);
     ParameterSet p = Kharaz(70.0, law, 0.9);

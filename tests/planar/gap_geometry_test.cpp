@@ -35,7 +35,7 @@ TEST_CASE("ellipse-line gap matches the support-function closed form") {
     CHECK(u * u / (e.a * e.a) + w * w / (e.b * e.b) == doctest::Approx(1.0).epsilon(1e-13));
     CHECK(p.y() == doctest::Approx(-h).epsilon(1e-13));
   }
-  // THEORY.md §8: the carom ellipse at 50° has floor support distance h = 0.06060 m.
+  // docs/theory.md §8: the carom ellipse at 50° has floor support distance h = 0.06060 m.
   const PlanarGap g = EllipseWallGap(e, 0, {0.45, 0.1}, 50.0 * std::numbers::pi / 180.0, floor);
   CHECK(0.1 + g.delta - 0.1 == doctest::Approx(0.06060 - 0.1).epsilon(1e-4));
   // A tilted wall: gap is translation-invariant along the wall.

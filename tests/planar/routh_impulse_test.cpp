@@ -1,5 +1,5 @@
-// Routh's rigid impulsive impact against closed forms: the carom first floor impact (THEORY.md §8) and the
-// solid-sphere gross-slip / stick formulas (THEORY.md §6).
+// Routh's rigid impulsive impact against closed forms: the carom first floor impact (docs/theory.md §8) and the
+// solid-sphere gross-slip / stick formulas (docs/theory.md §6).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -12,7 +12,7 @@
 using namespace impactlab;
 
 namespace {
-// THEORY.md §8 prints 5 significant digits: agreement to half a unit of the last printed digit.
+// docs/theory.md §8 prints 5 significant digits: agreement to half a unit of the last printed digit.
 constexpr double kPrinted5 = 5e-5;
 constexpr double kExact = 1e-12;  // closed forms vs the piecewise-linear solver (round-off only)
 
@@ -37,7 +37,7 @@ RouthImpactInput CaromFirstImpact(double alpha_deg) {
 }
 }  // namespace
 
-TEST_CASE("Routh: carom first floor impact reproduces THEORY.md section 8") {
+TEST_CASE("Routh: carom first floor impact reproduces docs/theory.md section 8") {
   for (auto hyp : {RestitutionHypothesis::kNewton, RestitutionHypothesis::kPoisson, RestitutionHypothesis::kStronge}) {
     RouthImpactInput in = CaromFirstImpact(50.0);
     CHECK(in.lever.x() == doctest::Approx(-0.038391).epsilon(1e-4));
@@ -60,7 +60,7 @@ TEST_CASE("Routh: carom first floor impact reproduces THEORY.md section 8") {
   CHECK(r.kinetic_energy_ratio == doctest::Approx(0.72161).epsilon(kPrinted5));
 }
 
-TEST_CASE("Routh: solid sphere gross slip and stick match the closed forms of THEORY.md section 6") {
+TEST_CASE("Routh: solid sphere gross slip and stick match the closed forms of docs/theory.md section 6") {
   const double m = 2.0, radius = 0.1, inertia = 0.4 * m * radius * radius;
   for (double e : {1.0, 0.6}) {
     for (double mu : {0.05, 0.1, 0.4}) {

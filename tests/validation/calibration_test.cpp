@@ -1,5 +1,5 @@
 // Ceres calibrations (validation/calibration/): the planar ellipsoid m_n* and impulsive e_E against
-// THEORY.md §10, synthetic-data round trips (e_cn of an ellipsoid, μ of a sphere), the Kuwabara–Kono γ fit
+// docs/theory.md §10, synthetic-data round trips (e_cn of an ellipsoid, μ of a sphere), the Kuwabara–Kono γ fit
 // against its target and its small-damping asymptote, the Tsuji α fit against the closed form, bad input.
 #include <doctest/doctest.h>
 
@@ -28,7 +28,7 @@ using namespace impactlab::calibration;
 namespace {
 
 constexpr double kDeg = std::numbers::pi / 180.0;
-// THEORY.md quotes 4–5 significant digits; half a unit in the last quoted digit.
+// docs/theory.md quotes 4–5 significant digits; half a unit in the last quoted digit.
 constexpr double kQuoted4 = 5e-5;
 constexpr double kQuoted5 = 5e-6;
 // A fit of noise-free data must reproduce the true value to the solver tolerance (cost ~1e-30).
@@ -44,7 +44,7 @@ std::vector<EllipsoidObservation> ToObservations(const CalibrationData& d) { ret
 
 }  // namespace
 
-TEST_CASE("calibration: planar ellipsoid first-contact geometry matches THEORY.md §2.1 / §4") {
+TEST_CASE("calibration: planar ellipsoid first-contact geometry matches docs/theory.md §2.1 / §4") {
   const auto g = FirstContactGeometry(SeedEllipsoid(), 30.0 * kDeg);
   CHECK(std::abs(g.lever_x) == doctest::Approx(0.38431).epsilon(kQuoted5 / 0.38431));
   CHECK(g.h == doctest::Approx(0.72111).epsilon(kQuoted5 / 0.72111));
@@ -58,7 +58,7 @@ TEST_CASE("calibration: planar ellipsoid first-contact geometry matches THEORY.m
   }
 }
 
-TEST_CASE("calibration: impulsive e_E table of THEORY.md §10 rows 6 and 8") {
+TEST_CASE("calibration: impulsive e_E table of docs/theory.md §10 rows 6 and 8") {
   struct Row {
     double theta, e_cn, e_E;
   };
@@ -126,7 +126,7 @@ TEST_CASE("calibration: ellipsoid e_cn round trip (a/b = 1.67, 7 angles, 1 % noi
   }
 }
 
-TEST_CASE("calibration: rigid sphere tangential restitution, gross slip and stick (THEORY.md §6)") {
+TEST_CASE("calibration: rigid sphere tangential restitution, gross slip and stick (docs/theory.md §6)") {
   const double mu = 0.092, e_n = 0.97;
   // Gross slip at γ = 120°: closed forms.
   const double cot = AbsCotImpactAngle(120.0);

@@ -42,7 +42,7 @@ TEST_CASE("seed000: shipped ellipsoid_wall scenario gives the acceptance summary
   for (const char* key : {"e_cn", "e_E", "e_E_impulsive", "delta_max_over_rho", "energy_balance_residual_max",
                           "v_z_after", "omega_y_after"})
     CHECK_MESSAGE(run[key].is_number(), key);
-  // the same numbers as the independent reimplementation (THEORY.md §10 row 4: Verlet Δt = 1e-5 gives 0.493, 0.7139)
+  // the same numbers as the independent reimplementation (docs/theory.md §10 row 4: Verlet Δt = 1e-5 gives 0.493, 0.7139)
   CHECK(run["e_cn"].get<double>() == doctest::Approx(0.493).epsilon(5e-4 / 0.493));
   CHECK(run["e_E"].get<double>() == doctest::Approx(0.7139).epsilon(5e-5 / 0.7139));
   CHECK(run["e_E_impulsive"].get<double>() == doctest::Approx(0.7169).epsilon(5e-5 / 0.7169));

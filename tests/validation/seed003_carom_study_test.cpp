@@ -1,4 +1,4 @@
-// The seed003 carom study in quick mode: every claim passes or sits inside its reviewed known-deviation band (Routh first impact vs THEORY.md §8, EFDA vs the
+// The seed003 carom study in quick mode: every claim passes or sits inside its reviewed known-deviation band (Routh first impact vs docs/theory.md §8, EFDA vs the
 // rigid reference, K_N convergence, observed order, energy balance and momenta to 1e-12) and it writes its
 // tables and figure specs.
 #include <doctest/doctest.h>

@@ -20,7 +20,7 @@ namespace impactlab::calibration {
 
 namespace {
 
-/// Constant of the small-damping Kuwabara–Kono loss [THEORY.md §3; Schwager & Pöschel C₁ = 1.15344].
+/// Constant of the small-damping Kuwabara–Kono loss [docs/theory.md §3; Schwager & Pöschel C₁ = 1.15344].
 constexpr double kKuwabaraKonoLossConstant = 1.1534;
 
 struct SimulatedRestitutionResidual {
@@ -74,7 +74,7 @@ double SimulatedRestitution(const PowerLawImpact& impact, ViscousDampingModel mo
   op.impact_velocity = v0;
   const ContactOscillator system(op, DampedNormalLaw{elastic, damping});
 
-  // Undamped scales [THEORY.md §4, §5]: δ_max = ((p+1) m v₀²/(2k))^(1/(p+1)), t_c0 = 2 δ_max I_p / v₀ ≤ π δ_max/v₀.
+  // Undamped scales [docs/theory.md §4, §5]: δ_max = ((p+1) m v₀²/(2k))^(1/(p+1)), t_c0 = 2 δ_max I_p / v₀ ≤ π δ_max/v₀.
   const double delta_max = std::pow((impact.p + 1.0) * impact.mass * v0 * v0 / (2.0 * impact.k), 1.0 / (impact.p + 1.0));
   const double t_c0 = std::numbers::pi * delta_max / v0;
   CvodeBdf::Options co;

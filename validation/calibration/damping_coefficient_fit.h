@@ -2,14 +2,14 @@
 // restitutions e(v₀), found by simulating the contact (CVODE BDF at tight tolerance, root-located contact
 // start and end) inside a Ceres NumericDiffCostFunction (central differences).
 //
-//   Kuwabara–Kono: m δ̈ + γ δ^(1/2) δ̇ + k δ^(3/2) = 0, fit γ [N s m^-1.5]    [Kuwabara & Kono 1987; THEORY.md §3]
-//     small-damping asymptote 1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v₀^(1/5)   [THEORY.md §3, §10 row 15]
+//   Kuwabara–Kono: m δ̈ + γ δ^(1/2) δ̇ + k δ^(3/2) = 0, fit γ [N s m^-1.5]    [Kuwabara & Kono 1987; docs/theory.md §3]
+//     small-damping asymptote 1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v₀^(1/5)   [docs/theory.md §3, §10 row 15]
 //   Tsuji:         m δ̈ + α √(m k) δ^((p−1)/2) δ̇ + k δ^p = 0, fit α [1]
-//     closed form α = √(2(p+1)) ξ_L(e), exact for every v₀                [Seed000 eq. 25; THEORY.md §3, §5]
+//     closed form α = √(2(p+1)) ξ_L(e), exact for every v₀                [Seed000 eq. 25; docs/theory.md §3, §5]
 //
 //   r_i(c) = e_sim(c; v₀,i) − e_i,   e_sim = −δ̇(t_end)/δ̇(t_start) of the first contact (0 if no rebound).
 //
-// The force is never clipped at zero [THEORY.md §12.1]. With one observation the fit is an exactly
+// The force is never clipped at zero [docs/theory.md §12.1]. With one observation the fit is an exactly
 // determined root solve (standard error n/a). Data columns: v0 [m/s], e.
 #pragma once
 

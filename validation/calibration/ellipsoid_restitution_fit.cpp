@@ -70,7 +70,7 @@ FitResult FitEllipsoidContactRestitution(const std::vector<EllipsoidObservation>
   r.details["ellipsoid"] = {{"a", options.ellipsoid.a}, {"b", options.ellipsoid.b}, {"c", options.ellipsoid.c},
                             {"mass", options.ellipsoid.mass}, {"I_yy", options.ellipsoid.Iyy()}};
   r.details["residuals"] = options.relative_residuals ? "ln(model) - ln(measured)" : "model - measured";
-  r.details["model"] = "e_E = sqrt(1 - (1 - e_cn^2) m_n*/m), planar Schur-complement m_n* (THEORY.md §2.1, §4)";
+  r.details["model"] = "e_E = sqrt(1 - (1 - e_cn^2) m_n*/m), planar Schur-complement m_n* (docs/theory.md §2.1, §4)";
   return r;
 }
 

@@ -1,14 +1,14 @@
 // Impulsive frictionless impact of an ellipsoid on a fixed wall, PLANAR special case (rotation θ about y,
-// wall normal n = e_z, ω⁻ = 0, v⁻ ∥ n) [THEORY.md §2.1 "Schur-complement form", §4 "Impulsive frictionless
+// wall normal n = e_z, ω⁻ = 0, v⁻ ∥ n) [docs/theory.md §2.1 "Schur-complement form", §4 "Impulsive frictionless
 // impact"; Seed000 eqs. (13), (14), (43)].
 //
 //   Q = R_y(θ) diag(a⁻², b⁻², c⁻²) R_y(θ)ᵀ                       [m⁻²]
 //   h = (Q33 − Q13²/Q11)^(−1/2)          support distance at first contact (seed 000's ρ in eq. 13) [m]
 //   r_x = Q13 h / Q11                    lever arm of the first-contact point along x [m]
 //   m_n* = (1/m + r_x²/I_yy)^(−1)        projected normal mass [kg]
-//   e_E² = 1 − (1 − e_cn²) m_n*/m        total kinetic-energy restitution [Seed000 eq. 43; THEORY.md §4]
+//   e_E² = 1 − (1 − e_cn²) m_n*/m        total kinetic-energy restitution [Seed000 eq. 43; docs/theory.md §4]
 //
-// Check value (THEORY.md §10 row 1): (a, b, c) = (1, 0.6, 0.6), m = 1, I_yy = m(a²+c²)/5, θ = 30°
+// Check value (docs/theory.md §10 row 1): (a, b, c) = (1, 0.6, 0.6), m = 1, I_yy = m(a²+c²)/5, θ = 30°
 // → r_x = 0.38431, h = 0.72111, m_n* = 0.6481 m.
 //
 // The geometry comes from lib/geometry/ellipsoid_plane_contact.h and the normal mass from

@@ -114,7 +114,7 @@ FitResult FitSphereFriction(const CalibrationData& data, const SphereFrictionFit
   r.details["e_n_used"] = e_n;
   r.details["fit_e_n"] = options.fit_e_n;
   r.details["model"] = "rigid sphere: gross slip e_t = 1 - mu(1+e_n)|cot g|, beta = -1 + 7/2 mu(1+e_n)|cot g|; "
-                       "stick e_t = 5/7, beta = 0 (THEORY.md §6)";
+                       "stick e_t = 5/7, beta = 0 (docs/theory.md §6)";
   if (slip_rows == 0) r.details["warning"] = "no row is in gross slip at the solution: mu is not determined by the data";
   return r;
 }

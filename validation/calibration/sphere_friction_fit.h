@@ -1,6 +1,6 @@
 // FitSphereFriction: Coulomb friction μ (and optionally the normal restitution e_n) of a solid sphere from
 // measured oblique-impact data (γ, e_t, β [, e_n]) with the rigid-body theory of sphere_rigid_friction.h
-// [THEORY.md §6 "Gross-slip rigid limit"; Seed002, Walton–Braun / Kharaz].
+// [docs/theory.md §6 "Gross-slip rigid limit"; Seed002, Walton–Braun / Kharaz].
 //
 //   residuals per row: e_t,model(μ, e_n; γ) − e_t,  β_model(μ, e_n; γ) − β   (either may be absent)
 //                      and, if the data has an e_n column, e_n − e_n,measured

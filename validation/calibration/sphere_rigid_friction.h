@@ -1,6 +1,6 @@
 // Rigid-body oblique impact of a solid sphere (I = 2/5 m R², no initial spin) on a fixed wall with Coulomb
-// friction μ and normal restitution e_n, Poisson/Newton (identical here) [THEORY.md §6 "Gross-slip rigid
-// limit"; Seed002 Walton–Braun scaling; verified by the Routh solver of THEORY.md §8]:
+// friction μ and normal restitution e_n, Poisson/Newton (identical here) [docs/theory.md §6 "Gross-slip rigid
+// limit"; Seed002 Walton–Braun scaling; verified by the Routh solver of docs/theory.md §8]:
 //
 //   x = 7/2 μ (1 + e_n) |cot γ|
 //   gross slip (x < 1):  e_t = 1 − μ(1 + e_n)|cot γ|,   β = −1 + 7/2 μ(1 + e_n)|cot γ|
@@ -8,7 +8,7 @@
 //
 // γ is the impact angle of Seed002 (180° = normal impact, 90° = grazing), so |cot γ| = |v_n/v_t|.
 // e_t uses the tangential centre-of-mass velocity, β = −v_s⁺/v_s⁻ the contact-point slip velocity
-// [THEORY.md §1]. Both branches agree at x = 1 (continuous, with a kink). Templated for ceres::Jet.
+// [docs/theory.md §1]. Both branches agree at x = 1 (continuous, with a kink). Templated for ceres::Jet.
 // Note: in gross slip (e_t, β) depend on μ(1 + e_n) only; μ and e_n are separately identifiable only with
 // measured e_n (see sphere_friction_fit.h).
 #pragma once

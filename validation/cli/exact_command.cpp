@@ -1,5 +1,5 @@
 // `impactlab exact --p P (--e E | --alpha A) [--m M] [--k K] [--v0 V] [--json] [--trajectory FILE.csv --samples N]`
-// Feng's exact solution of the power-law Tsuji oscillator [Seed001; THEORY.md §5; docs/exact-solution.md].
+// Feng's exact solution of the power-law Tsuji oscillator [Seed001; docs/theory.md §5; docs/exact-solution.md].
 #include <iomanip>
 #include <iostream>
 #include <limits>

@@ -1,5 +1,5 @@
 // Errors of an integrator against Feng's exact solution, and the observed order of convergence
-// [THEORY.md §5, §12.3, §12.9; docs/exact-solution.md].
+// [docs/theory.md §5, §12.3, §12.9; docs/exact-solution.md].
 //
 // For a system exposing PowerLawOscillatorStructure that starts in free flight approaching the wall
 // (δ(0) ≤ 0, δ̇(0) = v₀ > 0), the reference is FengPowerLawSolution(m, k, p, α, v₀) shifted by the entry time

@@ -6,7 +6,7 @@
 //           sensitive to initial conditions);
 //   local:  the measured post-impact velocities vs Routh's impact applied to the measured pre-impact
 //           state (state at contact start) — isolates the compliant-vs-rigid impact error.
-// Post-impact quantities are taken at the first separation (contact end), THEORY.md §12.4.
+// Post-impact quantities are taken at the first separation (contact end), docs/theory.md §12.4.
 #pragma once
 
 #include <Eigen/Core>

@@ -1,4 +1,4 @@
-// Contact metrics of one contact from the located events of a run [THEORY.md §1]:
+// Contact metrics of one contact from the located events of a run [docs/theory.md §1]:
 //   restitution e = −δ̇(t_end)/δ̇(t_start)   (first contact; e = −v_out/v_in at the located crossings)
 //   contact duration t_c = t_end − t_start
 //   maximum overlap δ_max (at the located δ̇ = 0 crossing; else the largest sampled value)

@@ -1,5 +1,5 @@
 // Rigid-body (impulsive) theory of an oblique sphere–wall impact with Coulomb friction: gross sliding and
-// sticking [Walton & Braun 1986/1992; Maw, Barber & Fawcett 1976; Seed002 §1, §4; THEORY.md §6 "Gross-slip
+// sticking [Walton & Braun 1986/1992; Maw, Barber & Fawcett 1976; Seed002 §1, §4; docs/theory.md §6 "Gross-slip
 // rigid limit"].
 //
 // Solid sphere, I = 2/5 m R². With the normal impulse P_n = m (1 + e_n) v_n (Poisson = Newton here), the

@@ -1,5 +1,5 @@
 // Rigid-body (impulsive) theory of a planar impact of two solid spheres with Coulomb friction: gross slip
-// and (rigid, β₀ = 0) stick [Walton & Braun 1986; THEORY.md §6 "Gross-slip rigid limit", the sphere–wall
+// and (rigid, β₀ = 0) stick [Walton & Braun 1986; docs/theory.md §6 "Gross-slip rigid limit", the sphere–wall
 // version in rigid_sphere_impact_theory.h; Chung & Ooi 2011 Tests 7–8].
 //
 // Frame of models/sphere_pair_impact.h: n = e_z from sphere 1 to sphere 2, tangential direction e_x, spins

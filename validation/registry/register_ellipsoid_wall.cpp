@@ -1,12 +1,12 @@
 // Registration of models "ellipsoid_wall" (planar, models/ellipsoid_wall_impact.h) and "ellipsoid_wall_3d"
 // (models/ellipsoid_wall_impact_3d.h) and their run summaries.
-// Summary keys, all measured at the FIRST contact / FIRST separation (THEORY.md §12.4):
+// Summary keys, all measured at the FIRST contact / FIRST separation (docs/theory.md §12.4):
 //   m_n_star_initial   eq. 14 at first touch [kg];     kappa_initial  eq. 11 at first touch
 //   e_cn               −v_cn(exit)/v_cn(entry)  (eq. 38)
 //   e_E                √(K(exit)/K(entry))      (eq. 45);   coupling_offset = e_E − e_cn (eq. 46)
 //   e_E_impulsive      rigid-impact prediction (eqs. 39–45) from the state at first touch
 //   v_z_impulsive, omega_y_impulsive   rigid post-impact velocities
-//   delta_max, delta_max_over_rho      ρ = ρ_G = abc/h² at first touch (THEORY.md §2.1, §11.2)
+//   delta_max, delta_max_over_rho      ρ = ρ_G = abc/h² at first touch (docs/theory.md §2.1, §11.2)
 //   v_x_after, v_z_after, omega_y_after, contact_duration, m_n_star_exit, second_contact
 #include <cmath>
 #include <numbers>

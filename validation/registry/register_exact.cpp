@@ -1,4 +1,4 @@
-// Registers Feng's exact solution as the integrator "exact" [Seed001; THEORY.md §5]. It takes no parameters;
+// Registers Feng's exact solution as the integrator "exact" [Seed001; docs/theory.md §5]. It takes no parameters;
 // construction never fails (the registry's `list` command builds every integrator from an empty set). A
 // system that is not the power-law Tsuji oscillator makes its first Step fail with the reason.
 #include "integrators/exact_oscillator_stepper.h"

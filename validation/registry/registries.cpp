@@ -30,7 +30,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
   Registry<IntegratorFactory> r("integrator");
   r.Add("velocity_verlet", "explicit velocity Verlet (DEM), damping implicit in the end velocity",
         [](const ParameterSet&) { return std::make_unique<VelocityVerlet>(); });
-  r.Add("velocity_verlet_event", "velocity Verlet split at located contact onsets/releases (THEORY.md §12.3)", [](const ParameterSet&) { return std::make_unique<EventSplitVelocityVerlet>(); });
+  r.Add("velocity_verlet_event", "velocity Verlet split at located contact onsets/releases (docs/theory.md §12.3)", [](const ParameterSet&) { return std::make_unique<EventSplitVelocityVerlet>(); });
   r.Add("rk4", "classical Runge-Kutta 4 (Boost.Odeint), fixed step",
         [](const ParameterSet&) { return std::make_unique<OdeintRungeKutta>(OdeintMethod::kRk4); });
   r.Add("dopri5", "Dormand-Prince 5(4) adaptive (Boost.Odeint)",

@@ -37,7 +37,7 @@ struct ReviewedBand {
 struct Claim {
   std::string id;            ///< short unique id, e.g. "seed001.restitution.p1.5"
   std::string description;   ///< what is claimed
-  std::string source;        ///< e.g. "Seed001 §3", "THEORY.md §5", "Seed000 Table 2"
+  std::string source;        ///< e.g. "Seed001 §3", "docs/theory.md §5", "Seed000 Table 2"
   std::optional<double> published;  ///< the paper's value (nullopt for a bound-type claim)
   double measured = 0.0;
   double tolerance = 0.0;    ///< pass if |measured − published| ≤ tolerance (abs) or measured ≤ tolerance (bound)

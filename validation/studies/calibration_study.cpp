@@ -64,7 +64,7 @@ void EllipsoidRestitutionFit(const StudyContext& ctx, const CalibrationSetup& se
   const double mn = FirstContactGeometry(ell, 30.0 * kDeg).normal_mass;
   result.claims.push_back(MakeClaim("calibration.ellipsoid.normal_mass_30deg",
                                     "planar Schur-complement m_n*/m at θ = 30°, (a,b,c) = (1,0.6,0.6), I_yy = m(a²+c²)/5",
-                                    "Seed000 eq. 14; THEORY.md §4 [V 0.6481]", 0.648, mn, 5e-4));
+                                    "Seed000 eq. 14; docs/theory.md §4 [V 0.6481]", 0.648, mn, 5e-4));
   const std::vector<double> angles{0, 15, 30, 45, 60, 75, 90};
   EllipsoidRestitutionFitOptions o;
   o.ellipsoid = ell;
@@ -78,7 +78,7 @@ void EllipsoidRestitutionFit(const StudyContext& ctx, const CalibrationSetup& se
   result.claims.push_back(MakeClaim("calibration.ellipsoid.e_cn_round_trip",
                                     "e_cn fitted to synthetic e_E(θ) (e_cn = 0.5, a/b = 1.67, 7 angles, 1 % noise): "
                                     "|fit − 0.5| / s.e.",
-                                    "Seed000 §7 hypothesis; THEORY.md §4", std::nullopt, z, 2.0));
+                                    "Seed000 §7 hypothesis; docs/theory.md §4", std::nullopt, z, 2.0));
   // Data and curves for the figure.
   std::ostringstream pts, curve;
   pts << "theta_deg,e_E_data\n" << std::setprecision(10);
@@ -140,7 +140,7 @@ void SphereFrictionFit(const StudyContext& ctx, const CalibrationSetup& setup, S
           << Fmt(r.rms_residual, 3) << " | " << r.convergence.iterations << " |\n";
   result.claims.push_back(MakeClaim("calibration.sphere.mu_round_trip",
                                     "μ fitted to synthetic (γ, e_t, β) (μ = 0.092, e_n = 0.97, σ = 0.01): |fit − μ| / s.e.",
-                                    "THEORY.md §6; Seed002 (Kharaz case)", std::nullopt, z, 2.0));
+                                    "docs/theory.md §6; Seed002 (Kharaz case)", std::nullopt, z, 2.0));
   std::ostringstream pts, curve;
   pts << "psi,e_t_data,beta_data\n" << std::setprecision(10);
   const auto et = data.Column("e_t"), beta = data.Column("beta");
@@ -212,10 +212,10 @@ void KuwabaraKonoFit(const StudyContext& ctx, const CalibrationSetup&, StudyResu
   result.figures.push_back("kuwabara_kono_asymptote.png");
   result.claims.push_back(MakeClaim("calibration.kuwabara_kono.target",
                                     "Kuwabara–Kono γ fitted by CVODE simulation: max |e(γ_fit) − e_target| over the targets",
-                                    "THEORY.md §3", std::nullopt, worst_miss, 1e-6));
+                                    "docs/theory.md §3", std::nullopt, worst_miss, 1e-6));
   result.claims.push_back(MakeClaim("calibration.kuwabara_kono.asymptote",
                                     "γ_fit / γ_asymptote − 1 at the smallest damping (1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v0^(1/5))",
-                                    "THEORY.md §3, §10 row 15", 0.0, last_dev, 2e-3));
+                                    "docs/theory.md §3, §10 row 15", 0.0, last_dev, 2e-3));
 }
 
 // ---- 4. Tsuji α by simulation vs the closed form -----------------------------------------------------------
@@ -242,7 +242,7 @@ void TsujiAlphaFit(const StudyContext& ctx, const CalibrationSetup&, StudyResult
   result.tables_markdown.push_back(table.str());
   result.claims.push_back(MakeClaim("calibration.tsuji.closed_form",
                                     "Tsuji α fitted by simulation vs α = √(2(p+1)) ξ_L(e): max relative difference",
-                                    "Seed000 eq. 25; THEORY.md §3", std::nullopt, worst, 1e-7));
+                                    "Seed000 eq. 25; docs/theory.md §3", std::nullopt, worst, 1e-7));
 }
 
 }  // namespace

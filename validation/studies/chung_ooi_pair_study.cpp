@@ -35,7 +35,7 @@ std::string Key(std::string s) {
   return s;
 }
 
-// t_c = 2√π Γ(7/5)/Γ(9/10) δ_max/v = 2.9432752 δ_max/v [THEORY.md §10 row 13].
+// t_c = 2√π Γ(7/5)/Γ(9/10) δ_max/v = 2.9432752 δ_max/v [docs/theory.md §10 row 13].
 const double kHertzDurationFactor = 2.0 * std::sqrt(std::numbers::pi) * std::tgamma(1.4) / std::tgamma(0.9);
 
 // Two spheres of one material; sphere 2 scaled by radius and density factors.
@@ -240,7 +240,7 @@ void SpinSweeps(const StudyContext& ctx, const ChungOoiPairSetup& setup, StudyRe
   result.claims.push_back(MakeClaim("chung_ooi_pair.gross_slip",
                                     "Tests 7–8, all laws, cases with rigid ψ < 0.9 (" + std::to_string(gross_cases) +
                                         " runs): max relative deviation of ω⁺ and v_x⁺ from rigid-body impulse theory",
-                                    "Chung & Ooi 2011 Tests 7–8; THEORY.md §6", std::nullopt, worst_gross, 0.01));
+                                    "Chung & Ooi 2011 Tests 7–8; docs/theory.md §6", std::nullopt, worst_gross, 0.01));
 }
 
 }  // namespace

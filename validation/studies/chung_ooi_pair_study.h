@@ -1,5 +1,5 @@
-// Chung & Ooi (2011) Tests 7 and 8 with the two-sphere model (models/sphere_pair_impact.h; parameters:
-// /work/shared/reference/data/chung_ooi_parameters.md):
+// Chung & Ooi (2011) Tests 7 and 8 with the two-sphere model (models/sphere_pair_impact.h; parameters from
+// Chung & Ooi 2011, Table 1, as summarised in docs/theory.md Appendix A):
 //   Test 7: two identical spheres (Al alloy; copper), R = 0.1 m, ±0.2 m/s along the line of centres, e = 0.5,
 //           μ = 0.4, both spinning with the same ω₀ about e_y (same sense: the contact points rub with
 //           v_s⁻ = −2Rω₀); sweep ω₀; outputs ω₁⁺, ω₂⁺, v₁ₓ⁺, v₂ₓ⁺. Plus a frictionless e = 1 run per material

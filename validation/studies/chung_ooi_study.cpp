@@ -29,7 +29,7 @@ std::string Fmt(double v, int precision = 6) {
 }
 
 // Undamped Hertz impact closed forms: δ_max = (15 m v²/(16 E* √R))^{2/5}, F_max = (4/3)E*√R δ_max^{3/2},
-// t_c = 2√π Γ(7/5)/Γ(9/10) · δ_max/v  (= 2.94327 δ_max/v) [THEORY.md §10 row 13].
+// t_c = 2√π Γ(7/5)/Γ(9/10) · δ_max/v  (= 2.94327 δ_max/v) [docs/theory.md §10 row 13].
 struct Hertz {
   double delta_max, force_max, duration;
 };
@@ -129,7 +129,7 @@ void NormalImpactTests(const StudyContext& ctx, const ChungOoiSetup& setup, Stud
                                     "F_max, t_c against Hertz theory", "Chung & Ooi 2011 Tests 1–3 (0.5 %)",
                                     std::nullopt, worst_hertz, kHertzTol));
   result.claims.push_back(MakeClaim("chung_ooi.test3.restitution", "Test 3: max abs(e_out/e_in − 1) over e_in = 0.2…1, "
-                                    "Tsuji damping α = √5 ξ_L(e)", "Chung & Ooi 2011 Test 3; THEORY.md §3",
+                                    "Tsuji damping α = √5 ξ_L(e)", "Chung & Ooi 2011 Test 3; docs/theory.md §3",
                                     std::nullopt, worst_e, kHertzTol));
 
 }
@@ -240,7 +240,7 @@ void ObliqueImpactTests(const StudyContext& ctx, const ChungOoiSetup& setup, Stu
   result.tables_markdown.push_back(t4.str());
   result.claims.push_back(MakeClaim("chung_ooi.tests4-6.gross_sliding",
                                     "Tests 4–6, all laws, cases with rigid ψ < 0.9: max relative deviation from "
-                                    "rigid-body theory", "Chung & Ooi 2011 Tests 4–6; THEORY.md §6",
+                                    "rigid-body theory", "Chung & Ooi 2011 Tests 4–6; docs/theory.md §6",
                                     std::nullopt, worst_gross, 0.01));
 }
 

@@ -130,7 +130,7 @@ void UndampedHertzImpact(const StudyContext& ctx, const ConservationSetup& setup
     result.claims.push_back(MakeClaim("conservation.hertz.energy." + n,
                                       n + ": max |E−E0|/E0 on the undamped Hertz impact, dt from t_c/1000 to 10× "
                                           "the explicit critical step",
-                                      "THEORY.md §7 (discrete gradient exactness)", std::nullopt, worst[n],
+                                      "docs/theory.md §7 (discrete gradient exactness)", std::nullopt, worst[n],
                                       kEnergyClaim));
   // Figure: energy error vs dt per integrator (log–log; exact zeros are drawn at 1e-17).
   std::ostringstream per;
@@ -203,19 +203,19 @@ void DampedHertzImpact(const StudyContext& ctx, const ConservationSetup& setup, 
     table << '\n';
   }
   result.tables_markdown.push_back(table.str());
-  // Order of the restitution error with the Φ-form between t_c/1000 and t_c/30 (THEORY.md §7: O(Δt²)).
+  // Order of the restitution error with the Φ-form between t_c/1000 and t_c/30 (docs/theory.md §7: O(Δt²)).
   for (const auto& n : {"simo_tarnow", "gonzalez_dg_invariant"}) {
     const double fine = e_error[n][t_c / 1000], coarse = e_error[n][t_c / 30];
     const double slope = std::log(coarse / fine) / std::log((t_c / 30) / (t_c / 1000));
     result.claims.push_back(MakeClaim(std::string("conservation.phi_form.order_e.") + n,
                                       std::string(n) + ": observed order of |e − 0.5| (Tsuji-damped Hertz, Φ-form, "
                                                        "dt = t_c/1000 … t_c/30)",
-                                      "THEORY.md §7 (contact onset and expected order)", 2.0, slope, kOrderClaim));
+                                      "docs/theory.md §7 (contact onset and expected order)", 2.0, slope, kOrderClaim));
   }
   for (const auto& n : {"simo_tarnow", "gonzalez_dg_invariant"})
     result.claims.push_back(MakeClaim(std::string("conservation.phi_form.balance.") + n,
                                       std::string(n) + ": max |E + D − E0|/E0, Tsuji-damped Hertz (Φ-form)",
-                                      "THEORY.md §7 (dissipative extension)", std::nullopt, worst_balance[n],
+                                      "docs/theory.md §7 (dissipative extension)", std::nullopt, worst_balance[n],
                                       kEnergyClaim));
 }
 
@@ -258,7 +258,7 @@ void IsolatedManyBody(const StudyContext& ctx, const ConservationSetup& setup, S
         const std::string sys_name = is_chain ? "chain100" : "cloud50";
         result.claims.push_back(MakeClaim("conservation.momentum." + sys_name + "." + n,
                                           n + ": max(linear, angular) momentum drift, " + sys_name,
-                                          "THEORY.md §7 (invariant DG); Seed003 eq. 8", std::nullopt,
+                                          "docs/theory.md §7 (invariant DG); Seed003 eq. 8", std::nullopt,
                                           c.ok ? std::max(p, std::isnan(l) ? 0.0 : l) : INFINITY, kMomentumClaim));
       }
     }
@@ -299,13 +299,13 @@ void SmoothObservedOrder(const StudyContext& ctx, const ConservationSetup&, Stud
     const double slope = sxy / sxx;
     table << "| " << n << " | " << Num(slope, 4) << " | " << Num(std::exp(ly.back()), 3) << " |\n";
     result.claims.push_back(MakeClaim("conservation.order." + n, n + ": observed order, harmonic oscillator",
-                                      "THEORY.md §7, §9 (second order)", 2.0, slope, kOrderClaim));
+                                      "docs/theory.md §7, §9 (second order)", 2.0, slope, kOrderClaim));
   }
   result.tables_markdown.push_back(table.str());
 }
 
 // 5. Observed order in contact: undamped Hertz impact (onset and release inside steps), position at
-//    T = 5 (after the rebound) against CVODE at rtol 1e-12 [THEORY.md §7: O(Δt²) for p = 1.5].
+//    T = 5 (after the rebound) against CVODE at rtol 1e-12 [docs/theory.md §7: O(Δt²) for p = 1.5].
 void ContactObservedOrder(const StudyContext& ctx, const ConservationSetup& setup, StudyResult& result) {
   const double& t_c = setup.t_c;
   std::ostringstream table;
@@ -342,7 +342,7 @@ void ContactObservedOrder(const StudyContext& ctx, const ConservationSetup& setu
     if (n == "simo_tarnow" || n == "gonzalez_dg_invariant" || n == "gonzalez_dg" || n == "implicit_midpoint" ||
         n == "trapezoidal") {
       Claim c = MakeClaim("conservation.contact_order." + n, n + ": observed order in contact (undamped Hertz vs CVODE)",
-                          "THEORY.md §7 (contact onset and expected order)", 2.0, slope, kOrderClaim);
+                          "docs/theory.md §7 (contact onset and expected order)", 2.0, slope, kOrderClaim);
       result.claims.push_back(c);
     }
   }
@@ -356,7 +356,7 @@ StudyResult ConservationStudy::Run(const StudyContext& ctx) const {
   std::vector<std::string> all = kImplicit;
   all.push_back("velocity_verlet");
 
-  // Undamped Hertz, m = k = v0 = 1: δ_max = (5/4)^(2/5), t_c = 2.94328 δ_max (THEORY.md §10 row 13),
+  // Undamped Hertz, m = k = v0 = 1: δ_max = (5/4)^(2/5), t_c = 2.94328 δ_max (docs/theory.md §10 row 13),
   // explicit limit 2/ω_max with ω_max² = (3/2) δ_max^(1/2).
   const double delta_max = std::pow(1.25, 0.4);
   const double t_c = 2.94328 * delta_max;
@@ -373,7 +373,7 @@ StudyResult ConservationStudy::Run(const StudyContext& ctx) const {
   result.narrative =
       "Simo–Tarnow and both Gonzalez discrete gradients conserve the energy of the undamped Hertz impact to "
       "round-off at every dt, including steps longer than the whole contact; the implicit midpoint rule, the "
-      "trapezoidal rule and the HHT/generalized-α family do not (their error grows with dt, THEORY.md §9). "
+      "trapezoidal rule and the HHT/generalized-α family do not (their error grows with dt, docs/theory.md §9). "
       "On the isolated chain and cloud only the invariant forms (Simo–Tarnow, gonzalez_dg_invariant) keep the "
       "momenta to round-off; the Cartesian gonzalez_dg conserves energy but not momentum. "
       "See docs/conserving-schemes.md.";

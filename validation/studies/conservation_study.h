@@ -8,7 +8,7 @@
 //     error and linear / angular momentum drift;
 //  4. observed order on the harmonic oscillator (least-squares slope of the global error), and in contact
 //     (undamped Hertz impact, position after the rebound against CVODE at rtol 1e-12).
-// Claims [THEORY.md §7, §9; Simo & Tarnow 1992; Gonzalez 1996]: Simo–Tarnow and the discrete gradients
+// Claims [docs/theory.md §7, §9; Simo & Tarnow 1992; Gonzalez 1996]: Simo–Tarnow and the discrete gradients
 // keep the energy to 1e-12; Φ-form balance residual ≤ 1e-12; momentum ≤ 1e-12 for Simo–Tarnow and the
 // invariant DG; order 2 within ±0.15. Writes CSV + Markdown tables and the figure energy_error_vs_dt.png.
 #pragma once
@@ -21,7 +21,7 @@ class ConservationStudy final : public Study {
  public:
   std::string name() const override { return "conservation"; }
   std::string title() const override { return "Energy-momentum conserving schemes vs implicit baselines"; }
-  std::string source() const override { return "THEORY.md §7, §9; Seed003 eqs. 5, 8; Simo & Tarnow 1992; Gonzalez 1996"; }
+  std::string source() const override { return "docs/theory.md §7, §9; Seed003 eqs. 5, 8; Simo & Tarnow 1992; Gonzalez 1996"; }
   StudyResult Run(const StudyContext& context) const override;
 };
 

@@ -95,7 +95,7 @@ struct ExactSetup {
   double k;
 };
 
-// 1. CVODE vs closed forms (THEORY.md §10 row 11).
+// 1. CVODE vs closed forms (docs/theory.md §10 row 11).
 void CvodeVsClosedForms(const StudyContext& ctx, const ExactSetup& setup, StudyResult& result) {
   const std::vector<double>& ps = setup.ps;
   const std::vector<double>& v0s = setup.v0s;
@@ -139,7 +139,7 @@ void CvodeVsClosedForms(const StudyContext& ctx, const ExactSetup& setup, StudyR
   WriteFileAtomically(ctx.out_dir / "cvode_vs_exact.csv", csv.str());
   result.tables_markdown.push_back(table.str());
   auto bound = [&](const std::string& id, const std::string& what, double measured, double tol) {
-    Claim c = MakeClaim(id, what, "Seed001 §4 (\"5 decimals\"); THEORY.md §5, §10 row 11", std::nullopt,
+    Claim c = MakeClaim(id, what, "Seed001 §4 (\"5 decimals\"); docs/theory.md §5, §10 row 11", std::nullopt,
                         std::isnan(measured) ? 1.0 : measured, tol);
     if (std::isnan(measured)) c.note = "a CVODE run did not separate";
     result.claims.push_back(c);
@@ -149,14 +149,14 @@ void CvodeVsClosedForms(const StudyContext& ctx, const ExactSetup& setup, StudyR
   bound("exact.cvode.t_contact", "max relative t_c error (one quadrature)", worst_t, 1e-8);
 }
 
-// 2. THEORY.md §10 rows 12 and 13.
+// 2. docs/theory.md §10 rows 12 and 13.
 void ClosedFormRows12And13(const StudyContext& ctx, const ExactSetup&, StudyResult& result) {
   (void)ctx;
   struct Row {
     double p, e, delta_max, t_max, t_c;
   };
   std::ostringstream table;
-  table << "THEORY.md §10 rows 12/13 (m = k = v₀ = 1): printed value vs this solver.\n\n| quantity | printed | "
+  table << "docs/theory.md §10 rows 12/13 (m = k = v₀ = 1): printed value vs this solver.\n\n| quantity | printed | "
            "computed |\n|---|---|---|\n";
   for (const Row r : {Row{1.5, 0.5, 0.860991, 1.485639, 3.518532}, Row{2.0, 0.5, 0.938050, 1.523346, 3.671569},
                       Row{3.0, 0.1, 0.843182, 1.471265, 6.712267}}) {
@@ -166,7 +166,7 @@ void ClosedFormRows12And13(const StudyContext& ctx, const ExactSetup&, StudyResu
         {"delta_max", r.delta_max, s.max_overlap()}, {"t_max", r.t_max, s.time_of_max_overlap()}, {"t_c", r.t_c, s.contact_time()}};
     for (const auto& [name, printed, computed] : q) {
       result.claims.push_back(MakeClaim("exact.row12." + tag + "." + name, name + " at p = " + Num(r.p) + ", e = " + Num(r.e),
-                                        "THEORY.md §10 row 12", printed, computed, 5e-7, true));
+                                        "docs/theory.md §10 row 12", printed, computed, 5e-7, true));
       table << "| " << name << " (p = " << r.p << ", e = " << r.e << ") | " << Num(printed, 10) << " | " << Num(computed, 10)
             << " |\n";
     }
@@ -174,7 +174,7 @@ void ClosedFormRows12And13(const StudyContext& ctx, const ExactSetup&, StudyResu
   const auto s = FengPowerLawSolution::FromRestitution(1, 1, 2.5, 0.5, 1);
   const double w_ratio = 1.0 - s.energy_dissipated_loading() / s.initial_energy();
   result.claims.push_back(MakeClaim("exact.row12.w_max_ratio", "W(δ_max)/E₀ at e = 0.5 (any p; p = 2.5 here)",
-                                    "THEORY.md §10 row 12", 0.550283, w_ratio, 5e-7, true));
+                                    "docs/theory.md §10 row 12", 0.550283, w_ratio, 5e-7, true));
   table << "| W_max/E₀ (e = 0.5) | 0.550283 | " << Num(w_ratio, 10) << " |\n";
   const std::vector<std::pair<double, double>> row13{{1.0, std::numbers::pi}, {1.5, 2.94328}, {2.0, 2.80436}, {3.0, 2.62206}};
   for (const auto& [p, printed] : row13) {
@@ -183,7 +183,7 @@ void ClosedFormRows12And13(const StudyContext& ctx, const ExactSetup&, StudyResu
     const FengPowerLawSolution u(par);
     const double v = u.contact_time() / u.max_overlap();
     result.claims.push_back(MakeClaim("exact.row13.p" + Num(p), "undamped t_c v₀/δ_max at p = " + Num(p),
-                                      "THEORY.md §10 row 13", printed, v, 5e-6, true));
+                                      "docs/theory.md §10 row 13", printed, v, 5e-6, true));
     table << "| t_c v₀/δ_max (p = " << p << ", undamped) | " << Num(printed, 10) << " | " << Num(v, 10) << " |\n";
   }
   result.tables_markdown.push_back(table.str());
@@ -231,7 +231,7 @@ void ContactTimeScaling(const StudyContext& ctx, const ExactSetup& setup, StudyR
     const double slope = LeastSquaresSlope(lx, ly), predicted = -(p - 1) / (p + 1);
     table << "| " << p << " | " << Num(predicted) << " | " << Num(slope, 10) << " |\n";
     result.claims.push_back(MakeClaim("exact.tc_scaling.p" + Num(p), "slope of log t_c(v₀) (CVODE) at p = " + Num(p),
-                                      "Seed001 §3D; THEORY.md §5", predicted, std::isnan(slope) ? 1e9 : slope, 1e-6));
+                                      "Seed001 §3D; docs/theory.md §5", predicted, std::isnan(slope) ? 1e9 : slope, 1e-6));
   }
   result.tables_markdown.push_back(table.str());
 }
@@ -258,7 +258,7 @@ void ExactStepperVsCvode(const StudyContext& ctx, const ExactSetup& setup, Study
     worst = std::max(worst, std::abs(a.delta[i] - b.delta[i]) / sol.max_overlap());
   result.claims.push_back(MakeClaim("exact.stepper_vs_cvode", "max |δ_exact-stepper − δ_CVODE|/δ_max at 50 steps per "
                                     "contact (p = 2.5, e = 0.3, entry and exit inside steps)",
-                                    "THEORY.md §5", std::nullopt, worst, 1e-8));
+                                    "docs/theory.md §5", std::nullopt, worst, 1e-8));
 }
 
 // 5. Work–precision on one damped Hertz impact.
@@ -333,7 +333,7 @@ void WorkPrecision(const StudyContext& ctx, const ExactSetup&, StudyResult& resu
   result.tables_markdown.push_back(table.str());
 }
 
-// 6. Velocity-Verlet energy-growth threshold vs v₀ (THEORY.md §4, §10 row 14).
+// 6. Velocity-Verlet energy-growth threshold vs v₀ (docs/theory.md §4, §10 row 14).
 void VerletEnergyThreshold(const StudyContext& ctx, const ExactSetup&, StudyResult& result) {
   std::ostringstream table, csv;
   csv << "p,v0,dt_threshold_s,dt_crit_s,ratio\n" << std::setprecision(17);
@@ -396,7 +396,7 @@ void VerletEnergyThreshold(const StudyContext& ctx, const ExactSetup&, StudyResu
           << Num(ratio_max, 5) << " |\n";
     result.claims.push_back(MakeClaim("exact.verlet_threshold_scaling.p" + Num(p),
                                       "slope of log Δt*(v₀) for velocity Verlet at p = " + Num(p),
-                                      "Seed001 §3D; THEORY.md §4, §10 row 14", predicted,
+                                      "Seed001 §3D; docs/theory.md §4, §10 row 14", predicted,
                                       std::isnan(slope) ? 1e9 : slope, 1e-3));
   }
   WriteFileAtomically(ctx.out_dir / "verlet_threshold.csv", csv.str());
@@ -445,7 +445,7 @@ void VerletObservedOrders(const StudyContext& ctx, const ExactSetup&, StudyResul
     result.claims.push_back(MakeClaim(id + ".delta_max", "observed order of velocity Verlet in δ_max, p = " + Num(c.p) +
                                           ", e = " + Num(c.e),
                                       c.e < 1.0 ? "this work: docs/exact-solution.md §5 (onset/exit order reduction)"
-                                                : "issue 3 (≈ 2 on undamped Hertz); THEORY.md §9",
+                                                : "issue 3 (≈ 2 on undamped Hertz); docs/theory.md §9",
                                       predicted, std::isnan(orders[1]) ? 0.0 : orders[1], 0.15));
     result.claims.push_back(MakeClaim(id + ".trajectory", "observed order of velocity Verlet in the trajectory, p = " +
                                           Num(c.p) + ", e = " + Num(c.e),
@@ -473,7 +473,7 @@ StudyResult ExactSolutionStudy::Run(const StudyContext& ctx) const {
   VerletEnergyThreshold(ctx, setup, result);
   VerletObservedOrders(ctx, setup, result);
   result.narrative =
-      "The closed forms of seed 001 (as corrected in THEORY.md §3/§5: α = √(2(p+1)) ξ_L) agree with CVODE to its "
+      "The closed forms of seed 001 (as corrected in docs/theory.md §3/§5: α = √(2(p+1)) ξ_L) agree with CVODE to its "
       "tolerance for every p, e and v₀ tested; restitution is independent of v₀. The velocity-Verlet threshold "
       "Δt* is an energy-growth threshold (one contact lasts only ~2 steps at Δt_crit, so linear-stability "
       "analysis does not apply literally); its v₀ scaling follows from the self-similarity of the undamped "

@@ -159,9 +159,9 @@ std::vector<Claim> OscillatorComparisonClaims(const OscillatorComparisonResults&
   for (const auto& h : r.hertz)
     if (h.integrator == "cvode_bdf" && h.applicable) cvode_e_error = std::abs(h.restitution - 1.0);
   claims.push_back(MakeClaim("oscillator.cvode.hertz_undamped_e", "CVODE (rtol 1e-12): |e − 1| for the undamped Hertz impact",
-                             "THEORY.md §5 (e = 1 for α = 0)", std::nullopt, cvode_e_error, 1e-6));
+                             "docs/theory.md §5 (e = 1 for α = 0)", std::nullopt, cvode_e_error, 1e-6));
   claims.push_back(MakeClaim("oscillator.linear_dashpot_e", "linear spring–dashpot, ξ = ξ_L(0.5): CVODE e vs exp(−ξπ/√(1−ξ²))",
-                             "Seed000 eq. 23; THEORY.md §3", r.linear_e_target, r.linear_dashpot_e, 1e-8));
+                             "Seed000 eq. 23; docs/theory.md §3", r.linear_e_target, r.linear_dashpot_e, 1e-8));
   const std::string e = Fmt(r.calibration_e_target);
   for (const auto& c : r.calibration) {
     const std::string p = Fmt(c.p);

@@ -90,7 +90,7 @@ StudyResult Seed000EnergyPartitionStudy::Run(const StudyContext& ctx) const {
           "seed000.fig1.event_verlet_error_near_zero_after_contact",
           "velocity_verlet_event (exit located inside the step): energy error in free flight after the contact "
           "≤ 1 % of the peak (\"returns to ≈ 0\" with event-located exit; measured ≈ 0.1 %)",
-          "THEORY.md §12.3; docs/event-splitting.md", std::nullopt, err_after, 0.01 * err_max, false));
+          "docs/theory.md §12.3; docs/event-splitting.md", std::nullopt, err_after, 0.01 * err_max, false));
     }
   }
   WriteFileAtomically(ctx.out_dir / "energy_partition.csv", csv.str());
@@ -102,7 +102,7 @@ StudyResult Seed000EnergyPartitionStudy::Run(const StudyContext& ctx) const {
       "The Verlet energy error oscillates with the contact (modified-energy oscillation, O(Δt²)) and peaks at "
       "maximum penetration, as in the paper. It is back to ~1e-9 at the last step before separation; the crossing "
       "step itself leaves a permanent error of the size of the peak because the force has a kink at δ = 0 and the "
-      "driver's Verlet does not locate the exit inside the step (THEORY.md §12.3).";
+      "driver's Verlet does not locate the exit inside the step (docs/theory.md §12.3).";
   return result;
 }
 

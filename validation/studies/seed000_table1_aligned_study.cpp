@@ -1,6 +1,6 @@
 // Seed000 §6 Table 1 / Fig. 2: aligned impact θ = 0 (no coupling, m_n* = m constant), K_n = 1e3 Pa,
 // adaptive damping: the universal law is exact, so achieved e_cn = e_E = target for every target
-// (THEORY.md §3, §10 row 3 [V 0.50005 with Verlet]). The published table is not in the seed; the text says
+// (docs/theory.md §3, §10 row 3 [V 0.50005 with Verlet]). The published table is not in the seed; the text says
 // "agrees with the target to excellent accuracy" — checked here at 3 decimals (|e − target| < 5e-4).
 #include "studies/seed000_table1_aligned_study.h"
 
@@ -65,8 +65,8 @@ StudyResult Seed000Table1AlignedStudy::Run(const StudyContext& ctx) const {
   result.figures.push_back("phase_portrait.png");
   result.narrative =
       "With θ = 0 the lever arm vanishes, m_n* = m during the whole contact and the adaptive law reduces to the "
-      "universal law with constant mass, which is exact for any monotone W (THEORY.md §3). The residual "
-      "departures are the integrators' own errors (Verlet: the O(Δt) exit step, THEORY.md §12.3).";
+      "universal law with constant mass, which is exact for any monotone W (docs/theory.md §3). The residual "
+      "departures are the integrators' own errors (Verlet: the O(Δt) exit step, docs/theory.md §12.3).";
   return result;
 }
 

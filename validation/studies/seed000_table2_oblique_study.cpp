@@ -18,7 +18,7 @@ using namespace seed000;
 StudyResult Seed000Table2ObliqueStudy::Run(const StudyContext& ctx) const {
   StudyResult result;
   const double steps = ctx.quick ? 1000 : 4000;
-  constexpr double kImpulsive = 0.7169;  // THEORY.md §10 row 4 [V]
+  constexpr double kImpulsive = 0.7169;  // docs/theory.md §10 row 4 [V]
   std::ostringstream table;
   table << "θ = 30°, (a,b,c) = (1,0.6,0.6) m, K_n = 1e3 Pa, v_z = −1.5 m/s, target e_cn = 0.5, " << steps
         << " steps per estimated contact time. Paper: e_cn within 1 %, e_E within 0.4 % of impulsive 0.7169.\n\n"
@@ -84,7 +84,7 @@ StudyResult Seed000Table2ObliqueStudy::Run(const StudyContext& ctx) const {
   result.figures = {"fig3a_energy.png", "fig3b_breathing_mass.png", "fig3c_v_cn.png", "fig3d_k_eff.png"};
   result.narrative =
       "m_n* starts at its lower bound 0.648 m and rises during the contact (the lever to the section centroid "
-      "shrinks and the body rotates). The adaptive law is then an approximation (THEORY.md §12.10): e_cn lands "
+      "shrinks and the body rotates). The adaptive law is then an approximation (docs/theory.md §12.10): e_cn lands "
       "≈1.4 % below the target, outside the paper's 1 % band (a documented known deviation, identical for all "
       "integrators, so not a time-integration error). "
       "The fixed-mass baselines are listed for comparison (no published values).";

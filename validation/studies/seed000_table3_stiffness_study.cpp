@@ -1,6 +1,6 @@
 // Seed000 §6.5 Table 3 / Fig. 4: stiffness sweep K_n = 1e1 … 1e4 Pa at θ = 30° (oblique) and θ = 0 (aligned),
 // target e_cn = 0.5, adaptive damping. The error |e_cn − 0.5|/0.5 is governed by δ_max/ρ (ρ = ρ_G = abc/h²
-// at first touch, THEORY.md §2.1, §11.2). Claims (text of §6.5 and §7): δ_max/ρ < 2 % ⇒ error < 1 %;
+// at first touch, docs/theory.md §2.1, §11.2). Claims (text of §6.5 and §7): δ_max/ρ < 2 % ⇒ error < 1 %;
 // δ_max/ρ ≈ 5 % ⇒ error ≈ 7 %; aligned error < 0.3 % throughout. Table 3 itself is not in the seed.
 #include "studies/seed000_table3_stiffness_study.h"
 

@@ -1,6 +1,6 @@
 // Seed000 §6 Tables 4–5 / Fig. 5: K_n = 1e3 Pa, target e_cn = 0.5, adaptive damping.
 //  Table 4: aspect-ratio sweep a/b = 1 … 2.5 at θ = 30° with b = c = 0.6 m fixed and a = (a/b)·0.6 m
-//           (the convention matters for the compliant model, THEORY.md §12.7; a/b = 1.67 is (1, 0.6, 0.6)).
+//           (the convention matters for the compliant model, docs/theory.md §12.7; a/b = 1.67 is (1, 0.6, 0.6)).
 //  Table 5: impact-angle sweep θ = 0 … 60° at (1, 0.6, 0.6) m.
 // Claims: e_cn close to 0.5 ("a few percent": ≤ 5 %); compliant e_E agrees closely with the impulsive
 // prediction (≤ 1 %); e_E reaches 0.84 at a/b = 2.5. The tables themselves are not in the seed.
@@ -69,8 +69,8 @@ StudyResult Seed000Table45SweepsStudy::Run(const StudyContext& ctx) const {
                                          "Seed000 §6 Fig. 5a", 0.84, e_E_25, 0.005, false));
   }
   result.narrative =
-      "Aspect ratio convention: b = c = 0.6 m fixed, a varied (THEORY.md §12.7); the impulsive e_E is "
-      "scale-free and reproduces THEORY.md §10 row 6 (tests/dynamics/impulsive_restitution_test.cpp).";
+      "Aspect ratio convention: b = c = 0.6 m fixed, a varied (docs/theory.md §12.7); the impulsive e_E is "
+      "scale-free and reproduces docs/theory.md §10 row 6 (tests/dynamics/impulsive_restitution_test.cpp).";
   return result;
 }
 

@@ -1,6 +1,6 @@
 // Seed000 §6 Table 6 / Fig. 6: undamped (e_cn = 1) θ = 30° impact for growing K_n; the compliant post-impact
 // velocities converge monotonically to the impulsive closed form (v_z⁺ = 0.44428 m/s, ω_y⁺ = −2.7471 rad/s,
-// THEORY.md §10 row 9) with error O(K_n^−1/2). Claims: monotone convergence; least-squares log–log slope of
+// docs/theory.md §10 row 9) with error O(K_n^−1/2). Claims: monotone convergence; least-squares log–log slope of
 // the error vs K_n equal to −1/2 (± 0.1). Table 6 itself is not in the seed.
 #include "studies/seed000_table6_convergence_study.h"
 

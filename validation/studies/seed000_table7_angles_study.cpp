@@ -1,6 +1,6 @@
 // Seed000 §6 Table 7 / Fig. 7: compliant e_E for prescribed e_cn ∈ {0.1, 0.3, 0.5, 0.7, 0.9} at θ = 15°, 30°,
 // 45°, 60° (and θ = 0, the diagonal), a/b = 1.67 ((1, 0.6, 0.6) m), K_n = 1e3 Pa, adaptive damping, compared
-// with the impulsive table of THEORY.md §10 row 8. Claims: θ = 45°, e_cn = 0.1 gives e_E ≈ 0.60; the θ = 30°
+// with the impulsive table of docs/theory.md §10 row 8. Claims: θ = 45°, e_cn = 0.1 gives e_E ≈ 0.60; the θ = 30°
 // and 45° curves virtually coincide (≤ 0.01); θ = 0 lies on the diagonal (3 decimals).
 #include "studies/seed000_table7_angles_study.h"
 

@@ -141,10 +141,10 @@ void AngleSweep(const StudyContext& ctx, const KharazSetup& setup, StudyResult& 
                                       "(dt/4)", "this study", std::nullopt, worst, 0.01));
   }
   result.claims.push_back(MakeClaim("seed002.kharaz.gross_sliding_e_t",
-                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max abs(e_t/e_t,rigid − 1)", "Seed002 §4 item 1; THEORY.md §6",
+                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max abs(e_t/e_t,rigid − 1)", "Seed002 §4 item 1; docs/theory.md §6",
                                     std::nullopt, worst_et, 0.01));
   result.claims.push_back(MakeClaim("seed002.kharaz.gross_sliding_beta",
-                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max abs(β/β_rigid − 1)", "Seed002 §4 item 1; THEORY.md §6",
+                                    "all laws, θ ≥ 50° (ψ ≤ 0.54): max abs(β/β_rigid − 1)", "Seed002 §4 item 1; docs/theory.md §6",
                                     std::nullopt, worst_beta, 0.01));
 
 }

@@ -13,7 +13,7 @@ class Seed002KharazStudy final : public Study {
  public:
   std::string name() const override { return "seed002_kharaz"; }
   std::string title() const override { return "Seed 002: Kharaz et al. oblique impact, all tangential models"; }
-  std::string source() const override { return "Seed002 §4, Fig. 5, Table 3; Kharaz, Gorham & Salman 2001; THEORY.md §6"; }
+  std::string source() const override { return "Seed002 §4, Fig. 5, Table 3; Kharaz, Gorham & Salman 2001; docs/theory.md §6"; }
   StudyResult Run(const StudyContext& context) const override;
 };
 

@@ -158,10 +158,10 @@ void NearNormalAnomaly(const StudyContext& ctx, const ThorntonSetup& setup, Stud
   result.claims.push_back(MakeClaim("seed002.tsuji_integral.ledger_rk4",
                                     "same case, e_n = 1, RK4 dt = 1e-7: max abs(E + D − W_g − E0)/E0 (energy "
                                     "constant to 1e-7 once the law's generated work is booked)",
-                                    "Seed002 §3.2.4 (1e-7); THEORY.md §6", std::nullopt, ledger_rk4, 1e-7));
+                                    "Seed002 §3.2.4 (1e-7); docs/theory.md §6", std::nullopt, ledger_rk4, 1e-7));
   result.claims.push_back(MakeClaim("seed002.tsuji_integral.ledger_verlet",
                                     "same, velocity Verlet dt = 2.5e-8 (O(dt²): 8.5e-7 at dt = 1e-7)",
-                                    "Seed002 §3.2.4 (1e-7); THEORY.md §6", std::nullopt, ledger_vv_fine, 1e-7));
+                                    "Seed002 §3.2.4 (1e-7); docs/theory.md §6", std::nullopt, ledger_vv_fine, 1e-7));
   result.claims.push_back(MakeClaim("seed002.scaled_models.no_anomaly",
                                     "scaled integral and rescaled incremental: −1 − min β ≤ 0 (no β < −1)",
                                     "Seed002 §3.2.2-3.2.3", std::nullopt, -1.0 - beta_scaled_min, 0.0));

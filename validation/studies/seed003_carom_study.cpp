@@ -228,7 +228,7 @@ void FirstImpactVsStiffness(const StudyContext& ctx, const CaromSetup& setup, Ca
   if (!ctx.quick) stiffness.push_back(1e7);
   std::ostringstream kn_csv, kn_table;
   kn_csv << "K_N,dt,vx_plus,vy_plus,omega_plus,velocity_error,omega_error\n";
-  kn_table << "EFDA first floor impact vs the rigid reference (THEORY.md §8: v+ = (0.90622, -0.04999), w+ = -11.721), "
+  kn_table << "EFDA first floor impact vs the rigid reference (docs/theory.md §8: v+ = (0.90622, -0.04999), w+ = -11.721), "
            << "K_T = K_N, omega_N dt = 0.028 fixed.\n\n| K_N [N/m] | dt [s] | v+ [m/s] | w+ [rad/s] | norm(dv) [m/s] | abs(dw) [rad/s] |\n|---|---|---|---|---|---|\n";
   const RouthImpactResult first = ref_impacts.front().impact;
   res.first = first;
@@ -414,18 +414,18 @@ std::vector<Claim> CaromClaims(const CaromResults& r) {
                                std::nullopt, r.reversal_errors.back() / r.reversal_errors.front(), 0.5));
   }
   claims.push_back(MakeClaim("seed003.routh.first_impact.vx", "rigid first floor impact v_x+ (Routh)",
-                                    "THEORY.md §8", 0.90622, r.first.velocity.x(), 5e-6));
+                                    "docs/theory.md §8", 0.90622, r.first.velocity.x(), 5e-6));
   claims.push_back(MakeClaim("seed003.routh.first_impact.omega", "rigid first floor impact omega+ (Routh)",
-                                    "THEORY.md §8", -11.721, r.first.omega, 5e-4));
+                                    "docs/theory.md §8", -11.721, r.first.omega, 5e-4));
   claims.push_back(MakeClaim("seed003.routh.first_impact.energy_ratio", "rigid first impact K+/K-",
-                                    "THEORY.md §8", 0.90332, r.first.kinetic_energy_ratio, 5e-6));
+                                    "docs/theory.md §8", 0.90332, r.first.kinetic_energy_ratio, 5e-6));
   Claim c = MakeClaim("seed003.efda.first_impact.local_error", "EFDA first impact norm(v+ - v+_rigid) at K_N = 1e6 [m/s]",
                       "Seed003 §6.1 (EFDA vs analytical)", std::nullopt, r.efda_first_local, 2e-3);
   c.note = "compliant penalty contact vs rigid impulse: O(K_N^-1/2) difference, not a scheme error";
   claims.push_back(c);
   if (r.kn_errors.size() >= 2) {
     Claim k = MakeClaim("seed003.efda.kn_convergence", "error(K_N max) / error(K_N min) of the first impact",
-                        "Seed003 §6.1; THEORY.md §10 #9 (O(K^-1/2))", std::nullopt, r.kn_errors.back() / r.kn_errors.front(), 0.5);
+                        "Seed003 §6.1; docs/theory.md §10 #9 (O(K^-1/2))", std::nullopt, r.kn_errors.back() / r.kn_errors.front(), 0.5);
     claims.push_back(k);
   }
   claims.push_back(MakeClaim("seed003.efda.carom.energy_balance", "carom max abs(E + D - E0) / E0 (EFDA)",
@@ -447,7 +447,7 @@ StudyResult Seed003CaromStudy::Run(const StudyContext& ctx) const {
   const auto ref_impacts = ref.Run(rigid0, 30.0, kImpacts);
   const double t_end = ref_impacts.empty() ? 4.0 : ref_impacts.back().after.t + 0.1;
   const double dt = 2e-5;
-  // m_n*/m = 0.5253 at the first impact (THEORY.md §8): ω_N Δt = 0.028 at K_N = 1e6.
+  // m_n*/m = 0.5253 at the first impact (docs/theory.md §8): ω_N Δt = 0.028 at K_N = 1e6.
 
   const CaromSetup setup{bp, ref, rigid0, ref_impacts, t_end, dt};
   CaromResults res;

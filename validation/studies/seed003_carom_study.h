@@ -1,4 +1,4 @@
-// Seed003 carom study (EFDA, Bravo & Pérez-Aparicio 2011, §6.1; THEORY.md §8):
+// Seed003 carom study (EFDA, Bravo & Pérez-Aparicio 2011, §6.1; docs/theory.md §8):
 //  - the carom (ellipse in a 1 m box, μ = tan 15°) with EFDA, velocity_verlet and cvode_bdf on the same
 //    penalty law, and the rigid Routh reference chained impact by impact: trajectory, velocities, spin and
 //    energy vs time (the paper's Fig. 1 panels), and the table of the first 10 impacts;
@@ -33,7 +33,7 @@ class Seed003CaromStudy final : public Study {
  public:
   std::string name() const override { return "seed003_carom"; }
   std::string title() const override { return "EFDA: carom of a rigid ellipse, stiffness convergence, multi-body invariants"; }
-  std::string source() const override { return "Seed003 §3-§6.1; THEORY.md §8"; }
+  std::string source() const override { return "Seed003 §3-§6.1; docs/theory.md §8"; }
   StudyResult Run(const StudyContext& context) const override;
 };
 

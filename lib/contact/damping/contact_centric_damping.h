@@ -1,6 +1,6 @@
 // ContactCentricDamping: viscous normal damping acting on the contact-point normal velocity v_cn, at the
 // same point as the elastic force (ECC: the section centroid) [Seed000 eqs. (33), (36), (37);
-// THEORY.md §3 "adaptive damping", §12.2, §12.5].
+// docs/theory.md §3 "adaptive damping", §12.2, §12.5].
 //
 //   F_damp = −η v_cn n,   P_diss = η v_cn² ≥ 0,   ξ = ξ_L(e_cn) = −ln e/√(π² + ln² e)  (eq. 23)
 //   adaptive              η(t) = 2ξ √(m_n*(t) k_eff(t))  (eq. 33; m_n* from the current lever to x̄)

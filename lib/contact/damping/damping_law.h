@@ -1,9 +1,9 @@
 // DampingLaw: a viscous normal damper F_d = C(δ) δ̇ [N], added to the elastic force W'(δ)
-// (F_n = W'(δ) + C(δ) δ̇, never clipped at zero [THEORY.md §1, §12.1]).
+// (F_n = W'(δ) + C(δ) δ̇, never clipped at zero [docs/theory.md §1, §12.1]).
 //
 //   C(δ) [N·s/m]      the damping coefficient, C(δ) ≥ 0, 0 for δ ≤ 0
 //   Φ(δ) = ∫₀^δ C(s) ds [N·s]   the damping "potential" used by energy-consistent schemes (Φ-form,
-//                      THEORY.md §7): the damping impulse over a step is exactly Φ(δ₁) − Φ(δ₀).
+//                      docs/theory.md §7): the damping impulse over a step is exactly Φ(δ₁) − Φ(δ₀).
 //   dissipated power P = C(δ) δ̇² ≥ 0.
 //
 // Laws are bound at construction to the elastic law and the mass they damp (e.g. Tsuji's √(m k)).

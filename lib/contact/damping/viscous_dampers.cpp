@@ -18,7 +18,7 @@ double TsujiDamping::Coefficient(double delta) const {
   return p_ == 1.0 ? scale_ : scale_ * std::pow(delta, 0.5 * (p_ - 1.0));
 }
 double TsujiDamping::DissipationPotential(double delta) const {
-  // Φ = 2 α √(mk)/(p+1) δ^((p+1)/2)  [THEORY.md §7]
+  // Φ = 2 α √(mk)/(p+1) δ^((p+1)/2)  [docs/theory.md §7]
   return delta > 0.0 ? 2.0 * scale_ / (p_ + 1.0) * std::pow(delta, 0.5 * (p_ + 1.0)) : 0.0;
 }
 
@@ -27,7 +27,7 @@ UniversalDamping::UniversalDamping(double xi, double mass, std::shared_ptr<const
   if (!(xi >= 0.0 && xi < 1.0)) throw InvalidParameter("xi", xi, "[0, 1)");
 }
 double UniversalDamping::Coefficient(double delta) const {
-  // C = 2 ξ √(m k_eff(δ)), the regular form of ξ √(2m) W'/√W (no 0/0 at onset) [THEORY.md §12.2].
+  // C = 2 ξ √(m k_eff(δ)), the regular form of ξ √(2m) W'/√W (no 0/0 at onset) [docs/theory.md §12.2].
   return delta > 0.0 ? 2.0 * xi_ * std::sqrt(mass_ * elastic_->EffectiveStiffness(delta)) : 0.0;
 }
 double UniversalDamping::DissipationPotential(double delta) const {

@@ -2,13 +2,13 @@
 //
 //   NoDamping:            C = 0.
 //   LinearViscousDamping: C = c (constant dashpot). With F = kδ and c = 2 ξ_L(e) √(m k) it gives e exactly
-//                         [Schäfer et al. 1996; THEORY.md §3]; with Hertz it gives velocity-dependent e.
+//                         [Schäfer et al. 1996; docs/theory.md §3]; with Hertz it gives velocity-dependent e.
 //   TsujiDamping:         C = α √(m k) δ^((p−1)/2), generalized Tsuji [Seed001; Seed000 eq. (25)];
 //                         α = √(2(p+1)) ξ_L(e) gives e exactly for every v₀ (docs/calibration.md).
 //   UniversalDamping:     C = ξ √(2m) W'(δ)/√W(δ) = 2 ξ √(m k_eff(δ)) [Seed000 eqs. (22), (28)];
 //                         maps any monotone W to a linear damped oscillator with damping ratio ξ.
 //   KuwabaraKonoDamping:  C = γ δ^(1/2) (viscoelastic Hertz) [Kuwabara & Kono 1987; Brilliantov 1996];
-//                         e depends on v₀: 1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v₀^(1/5) [THEORY.md §3].
+//                         e depends on v₀: 1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v₀^(1/5) [docs/theory.md §3].
 #pragma once
 
 #include <memory>
@@ -32,7 +32,7 @@ class LinearViscousDamping final : public DampingLaw {
   /// c [N·s/m] ≥ 0.
   explicit LinearViscousDamping(double c);
   std::string name() const override { return "linear_viscous"; }
-  std::string reference() const override { return "C = c, c = 2 xi_L(e) sqrt(m k) [THEORY.md §3]"; }
+  std::string reference() const override { return "C = c, c = 2 xi_L(e) sqrt(m k) [docs/theory.md §3]"; }
   double Coefficient(double delta) const override { return delta > 0.0 ? c_ : 0.0; }
   double DissipationPotential(double delta) const override { return delta > 0.0 ? c_ * delta : 0.0; }
   bool velocity_dependent_restitution() const override { return false; }  // for p = 1

@@ -49,7 +49,7 @@ TangentialResponse MindlinDeresiewiczLaw::Evaluate(const TangentialKinematics& k
     branch = kReloading;
     reversal = tau;
   }
-  // Reversal forces follow the normal load [THEORY.md §6, L].
+  // Reversal forces follow the normal load [docs/theory.md §6, L].
   if (branch == kUnloading) reversal += mu_ * dfn;
   if (branch == kReloading) reversal -= mu_ * dfn;
 

@@ -1,12 +1,12 @@
 // MindlinDeresiewiczLaw: incremental Mindlin–Deresiewicz micro-slip law in the Thornton–Randall (1988) form
-// [Seed002 eqs. 2–4; THEORY.md §6, with the 2 μ F_n denominators of eqs. 3–4 — see [A] there]:
+// [Seed002 eqs. 2–4; docs/theory.md §6, with the 2 μ F_n denominators of eqs. 3–4 — see [A] there]:
 //   Δτ = 8 G* a θ Δx ± μ (1 − θ) ΔF_n      (+ loading / reloading, − unloading),  a = √(R δ_n)
 //   loading   (first path, Δx > 0):  θ³ = 1 − (τ + μΔF_n)/(μ F_n)
 //   unloading (Δx < 0):              θ³ = 1 − (τ* − τ + 2μΔF_n)/(2μ F_n)
 //   reloading (Δx > 0 after unloading): θ³ = 1 − (τ − τ** + 2μΔF_n)/(2μ F_n)
 //   θ³ ≤ 0: gross slip (θ = 0); "point B": ΔF_n > 0 and |Δx| < μΔF_n/k_t ⇒ θ = 1 (k_t = 8G*a)
 //   reversal forces follow F_n: τ* ← τ* + μΔF_n, τ** ← τ** − μΔF_n  [Thornton 1991; Di Renzo & Di Maio
-//   2004, as restated in THEORY.md §6 — signs not verified against the originals]
+//   2004, as restated in docs/theory.md §6 — signs not verified against the originals]
 //   cap |τ| ≤ μ F_n
 // At constant F_n this integrates to Mindlin's closed forms: τ = μF_n[1 − (1 − 16G*a x/(3μF_n))^{3/2}] on
 // loading and the Masing unloading curve τ = τ* − 2μF_n[1 − (1 − 8G*a(x* − x)/(3μF_n))^{3/2}].

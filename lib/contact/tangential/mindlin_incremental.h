@@ -4,7 +4,7 @@
 //   cap |F_t| ≤ μ F_n;  U_t = |F_t|²/(2 k_t(δ_n))
 // History = the spring force F_t (rotated into the current tangent plane each step). The normal force is
 // the integral Hertz law: Seed002's incremental eqs. 12–13 with the secant ΔF_n = K_n Δ(δ_n^{3/2}) are
-// identical to it [THEORY.md §6].
+// identical to it [docs/theory.md §6].
 #pragma once
 
 #include "contact/tangential/mindlin_stiffness.h"

@@ -5,7 +5,7 @@
 //   U_t = ½ k_t(δ_n) |δ_t|²
 // Tangential damping γ_t of eq. 17 is not included (Seed002 uses γ_t = 0 in every figure).
 // Because k_t depends on δ_n at fixed δ_t, the law does the non-conservative work ½ k_t′(δ_n) δ̇_n |δ_t|² dt
-// [THEORY.md §6]; it is reported as generated_work and explains Seed002's spurious β < −1.
+// [docs/theory.md §6]; it is reported as generated_work and explains Seed002's spurious β < −1.
 #pragma once
 
 #include "contact/tangential/mindlin_stiffness.h"

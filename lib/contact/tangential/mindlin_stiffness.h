@@ -1,6 +1,6 @@
 // Mindlin's no-slip tangential stiffness of a Hertz contact [Mindlin 1949; Seed002 §2, eqs. 11, 15, 19]:
 //   k_t(δ_n) = 8 G* √(R δ_n) = 8 G* a      [N/m],  a = √(R δ_n) the contact radius
-//   1/G* = (2 − ν₁)/G₁ + (2 − ν₂)/G₂,  G_i = E_i / (2(1 + ν_i))      [THEORY.md §6]
+//   1/G* = (2 − ν₁)/G₁ + (2 − ν₂)/G₂,  G_i = E_i / (2(1 + ν_i))      [docs/theory.md §6]
 // (Seed002 writes k_t^c = 8 G* √R and k_t = k_t^c √δ_n.) k_t(δ_n) = 0 for δ_n ≤ 0.
 #pragma once
 

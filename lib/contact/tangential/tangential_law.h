@@ -1,8 +1,8 @@
 // TangentialLaw: a history-dependent tangential (friction) contact law of the Hertz–Mindlin family, with
 // its history as an explicit value (stored by the model in MechanicalState::z, never in the law, so that
-// rollback of a rejected step is exact) [STYLE.md §3.4; THEORY.md §6].
+// rollback of a rejected step is exact) [STYLE.md §3.4; docs/theory.md §6].
 //
-// Sign conventions [THEORY.md §1]. n is the unit contact normal pointing from the wall (body A) into the
+// Sign conventions [docs/theory.md §1]. n is the unit contact normal pointing from the wall (body A) into the
 // sphere (body B). Δs is the tangential displacement increment of the sphere's contact point relative to
 // the wall since the last committed step (Δs = ∫ v_s dt, v_s the slip velocity), lying in the current
 // tangent plane. F_t is the tangential force ON THE SPHERE; a stuck spring gives F_t = −k_t δ_t, opposing
@@ -19,7 +19,7 @@
 //   generated_work = U(F_tr) − U_prev + ½ (F_prev + F_tr)·Δs     (F_prev: the committed spring force)
 //                    energy the uncapped update creates (> 0) or destroys (< 0): for the integral laws
 //                    exactly ½ (k_t(δ_n) − k_t(δ_n,prev)) δ_t,prev·δ_t,trial, the (second-order) work of the
-//                    δ_n-dependent stiffness [THEORY.md §6, "Energy bookkeeping"]; 0 for a constant linear spring.
+//                    δ_n-dependent stiffness [docs/theory.md §6, "Energy bookkeeping"]; 0 for a constant linear spring.
 //                    Reported, never clipped.
 //   work_in        = −½ (F_prev + F_t)·Δs     work done by the sphere on the contact with the force actually
 //                    applied (after the cap), trapezoidal over the step

@@ -1,4 +1,4 @@
-// The two step kinds every Hertz–Mindlin tangential law of impactlab reduces to [THEORY.md §6]:
+// The two step kinds every Hertz–Mindlin tangential law of impactlab reduces to [docs/theory.md §6]:
 //
 //  Integral spring (history = spring displacement δ_t, 3 entries):
 //     δ_t ← rotate(δ_t);   F′ = −k_new δ_t;   F_tr = −k_new (δ_t + Δs);   cap;   δ_t ← −F_t / k_new
