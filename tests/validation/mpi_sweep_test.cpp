@@ -5,6 +5,8 @@
 // `validate` on 2 ranks writes the same results.json claims as one process. Built only when CMake found MPI
 // (tests/CMakeLists.txt), so nothing here is skipped.
 #include <doctest/doctest.h>
+
+#include <functional>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -60,6 +62,28 @@ std::vector<std::string> Lines(const std::string& text) {
   std::string line;
   while (std::getline(ss, line)) lines.push_back(line);
   return lines;
+}
+
+/// The table without its last column wall_time_s (the only cell that depends on timing, sweep/parallel_sweep.h).
+std::string WithoutWallTime(const std::string& csv) {
+  std::string out;
+  for (const auto& line : Lines(csv)) out += line.substr(0, line.rfind(',')) + "\n";
+  return out;
+}
+
+/// sweep.json without its measured wall times.
+nlohmann::json JsonWithoutWallTime(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text);
+  std::function<void(nlohmann::json&)> strip = [&](nlohmann::json& v) {
+    if (v.is_object()) {
+      v.erase("wall_time_s");
+      for (auto& [k, x] : v.items()) strip(x);
+    } else if (v.is_array()) {
+      for (auto& x : v) strip(x);
+    }
+  };
+  strip(j);
+  return j;
 }
 
 std::vector<std::string> Split(const std::string& s) {
@@ -120,12 +144,12 @@ pid_t SpawnMpi(int ranks, const std::string& args, const fs::path& log) {
   return pid;
 }
 
-/// Waits until `csv` holds at least `rows` data rows (header lines: 2), at most 60 s.
+/// Waits until `csv` holds at least `rows` data rows (one header line), at most 60 s.
 void WaitForRows(const fs::path& csv, size_t rows) {
   const auto t0 = std::chrono::steady_clock::now();
-  while (Lines(ReadFile(csv)).size() < 2 + rows && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60))
+  while (Lines(ReadFile(csv)).size() < 1 + rows && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60))
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  REQUIRE(Lines(ReadFile(csv)).size() >= 2 + rows);
+  REQUIRE(Lines(ReadFile(csv)).size() >= 1 + rows);
 }
 
 /// Pid of MPI rank `rank` among the children of `mpirun` (Open MPI sets OMPI_COMM_WORLD_RANK), 0 if none.
@@ -176,12 +200,13 @@ TEST_CASE("[mpi] sweep on 2 and 3 ranks: sweep.csv and sweep.json byte-identical
   const auto r3 = RunMpi(3, kFastSweep + " --threads 2 --out " + three.string());  // threads inside ranks
   REQUIRE_MESSAGE(r3.status == 0, r3.out);
   CHECK_MESSAGE(r3.out.find("on 6 threads (3 MPI ranks)") != std::string::npos, r3.out);
-  const std::string reference = ReadFile(one / "sweep.csv");
-  REQUIRE(Lines(reference).size() == 2 + 12);
-  CHECK(ReadFile(two / "sweep.csv") == reference);
-  CHECK(ReadFile(three / "sweep.csv") == reference);
-  CHECK(ReadFile(two / "sweep.json") == ReadFile(one / "sweep.json"));
-  CHECK(ReadFile(three / "sweep.json") == ReadFile(one / "sweep.json"));
+  // Byte-identical but for the measured wall_time_s column (header line + 12 rows; metadata in sweep.meta.json).
+  const std::string reference = WithoutWallTime(ReadFile(one / "sweep.csv"));
+  REQUIRE(Lines(reference).size() == 1 + 12);
+  CHECK(WithoutWallTime(ReadFile(two / "sweep.csv")) == reference);
+  CHECK(WithoutWallTime(ReadFile(three / "sweep.csv")) == reference);
+  CHECK(JsonWithoutWallTime(ReadFile(two / "sweep.json")) == JsonWithoutWallTime(ReadFile(one / "sweep.json")));
+  CHECK(JsonWithoutWallTime(ReadFile(three / "sweep.json")) == JsonWithoutWallTime(ReadFile(one / "sweep.json")));
   // A command that does not share work refuses to run N times over.
   const auto list = RunMpi(2, "list");
   CHECK(list.status == 2);
@@ -193,9 +218,9 @@ TEST_CASE("[mpi] sweep interrupted on 3 ranks (SIGINT to mpirun) resumes on 2 ra
   const fs::path ref = FreshDir("ref"), cut = FreshDir("cut");
   const auto full = impactlab::test::RunImpactlab(kSlowSweep + " --threads 2 --out " + ref.string());
   REQUIRE_MESSAGE(full.status == 0, full.out);
-  const std::string reference = ReadFile(ref / "sweep.csv");
+  const std::string reference = WithoutWallTime(ReadFile(ref / "sweep.csv"));
   const auto ref_lines = Lines(reference);
-  REQUIRE(ref_lines.size() == 2 + 16);
+  REQUIRE(ref_lines.size() == 1 + 16);
 
   const fs::path log = cut / "log", csv = cut / "out" / "sweep.csv";
   const pid_t mpirun = SpawnMpi(3, kSlowSweep + " --out " + (cut / "out").string(), log);
@@ -209,27 +234,26 @@ TEST_CASE("[mpi] sweep interrupted on 3 ranks (SIGINT to mpirun) resumes on 2 ra
                 out);
   CHECK_MESSAGE(out.find("rerun the same command to resume") != std::string::npos, out);
 
-  const auto cut_lines = Lines(ReadFile(csv));  // complete rows only, each one the reference's
-  REQUIRE(cut_lines.size() >= 2 + 3);
+  const auto cut_lines = Lines(WithoutWallTime(ReadFile(csv)));  // complete rows only, each one the reference's
+  REQUIRE(cut_lines.size() >= 1 + 3);
   CHECK(cut_lines.size() < ref_lines.size());
   CHECK(cut_lines[0] == ref_lines[0]);
-  CHECK(cut_lines[1] == ref_lines[1]);
-  for (size_t i = 2; i < cut_lines.size(); ++i)
+  for (size_t i = 1; i < cut_lines.size(); ++i)
     CHECK(std::find(ref_lines.begin(), ref_lines.end(), cut_lines[i]) != ref_lines.end());
 
   const auto resumed = RunMpi(2, kSlowSweep + " --out " + (cut / "out").string());
   REQUIRE_MESSAGE(resumed.status == 0, resumed.out);
-  CHECK_MESSAGE(resumed.out.find("resuming: " + std::to_string(cut_lines.size() - 2) + " of 16") != std::string::npos,
+  CHECK_MESSAGE(resumed.out.find("resuming: " + std::to_string(cut_lines.size() - 1) + " of 16") != std::string::npos,
                 resumed.out);
-  CHECK(ReadFile(csv) == reference);
-  CHECK(ReadFile(cut / "out" / "sweep.json") == ReadFile(ref / "sweep.json"));
+  CHECK(WithoutWallTime(ReadFile(csv)) == reference);
+  CHECK(JsonWithoutWallTime(ReadFile(cut / "out" / "sweep.json")) == JsonWithoutWallTime(ReadFile(ref / "sweep.json")));
 }
 
 TEST_CASE("[mpi] a killed rank stops the sweep with one line naming the case in flight - rows kept - rerun resumes") {
   const fs::path ref = FreshDir("kref"), cut = FreshDir("kill");
   const auto full = impactlab::test::RunImpactlab(kSlowSweep + " --threads 2 --out " + ref.string());
   REQUIRE_MESSAGE(full.status == 0, full.out);
-  const std::string reference = ReadFile(ref / "sweep.csv");
+  const std::string reference = WithoutWallTime(ReadFile(ref / "sweep.csv"));
 
   const fs::path log = cut / "log", csv = cut / "out" / "sweep.csv";
   const pid_t mpirun = SpawnMpi(3, kSlowSweep + " --out " + (cut / "out").string(), log);
@@ -256,20 +280,20 @@ TEST_CASE("[mpi] a killed rank stops the sweep with one line naming the case in 
 
   // Every stored row is complete and the reference's; the case in flight is not among them.
   const auto ref_lines = Lines(reference);
-  const auto cut_lines = Lines(ReadFile(csv));
-  REQUIRE(cut_lines.size() >= 2 + 3);
+  const auto cut_lines = Lines(WithoutWallTime(ReadFile(csv)));
+  REQUIRE(cut_lines.size() >= 1 + 3);
   CHECK(cut_lines.size() < ref_lines.size());
   for (size_t i = 0; i < cut_lines.size(); ++i)
     CHECK(std::find(ref_lines.begin(), ref_lines.end(), cut_lines[i]) != ref_lines.end());
   const size_t at = line.find("case ") + 5;
   const std::string row_of_case = line.substr(at, line.find(' ', at) - at);  // 1 integrator: row = case
-  for (size_t i = 2; i < cut_lines.size(); ++i) CHECK(cut_lines[i].rfind(row_of_case + ",", 0) != 0);
+  for (size_t i = 1; i < cut_lines.size(); ++i) CHECK(cut_lines[i].rfind(row_of_case + ",", 0) != 0);
 
   // Rerun in one process without mpirun: resumes, byte-identical.
   const auto resumed = impactlab::test::RunImpactlab(kSlowSweep + " --threads 2 --out " + (cut / "out").string());
   REQUIRE_MESSAGE(resumed.status == 0, resumed.out);
-  CHECK(resumed.out.find("resuming: " + std::to_string(cut_lines.size() - 2) + " of 16") != std::string::npos);
-  CHECK(ReadFile(csv) == reference);
+  CHECK(resumed.out.find("resuming: " + std::to_string(cut_lines.size() - 1) + " of 16") != std::string::npos);
+  CHECK(WithoutWallTime(ReadFile(csv)) == reference);
 }
 
 TEST_CASE("[mpi] validate on 2 ranks writes the same results.json claims as the single-process run") {
