@@ -44,5 +44,10 @@ install(FILES ${PROJECT_BINARY_DIR}/impactlabConfig.cmake ${PROJECT_BINARY_DIR}/
 # then the shared libraries they use. Ceres ships no .pc file on Debian 12 (-lceres is linked directly; glog,
 # which its headers use, through libglog.pc).
 set(IMPACTLAB_PC_LIBS_PRIVATE "-lceres -lsundials_cvode -lsundials_kinsol -lsundials_nvecserial -lsundials_sunlinsoldense -lsundials_sunmatrixdense -lpthread")
+if(MPI_CXX_FOUND)  # validation/mpi/ (Open MPI's C library)
+  foreach(_lib IN LISTS MPI_CXX_LIBRARIES)
+    string(APPEND IMPACTLAB_PC_LIBS_PRIVATE " ${_lib}")
+  endforeach()
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/impactlab.pc.in ${PROJECT_BINARY_DIR}/impactlab.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/impactlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "support/run_impactlab.h"
+#include "support/sweep_files.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -56,27 +57,9 @@ fs::path FreshDir(const std::string& name) {
   return d;
 }
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::stringstream ss(text);
-  std::string line;
-  while (std::getline(ss, line)) lines.push_back(line);
-  return lines;
-}
-
-/// The table without its last column wall_time_s (the only cell that depends on timing).
-std::string WithoutWallTime(const std::string& csv) {
-  std::string out;
-  for (const auto& line : Lines(csv)) out += line.substr(0, line.rfind(',')) + "\n";
-  return out;
-}
+using impactlab::test::Lines;
+using impactlab::test::ReadFile;
+using impactlab::test::WithoutWallTime;
 
 using Output = impactlab::test::CliOutput;
 Output RunCli(const std::string& args) { return impactlab::test::RunImpactlab(args); }
