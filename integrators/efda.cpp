@@ -67,6 +67,16 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
   if (dynamic_cast<const PlanarContactSystem*>(&system)) return DoPlanarStep(system, state, h);
   StepResult result;
   const MechanicalState& before = step_start();
+  const auto* contacts = dynamic_cast<const DiscreteContactSystem*>(&system);
+  const auto* cms = dynamic_cast<const ConstantMassSystem*>(&system);
+  if (!contacts && !cms)  // before any arithmetic: q and v may differ in size (unit quaternions)
+    throw InvalidParameter("integrator", "\"efda\" on model \"" + system.name() + "\"",
+                           state.q.size() != state.v.size()
+                               ? "a model with q' = v and a constant mass matrix; this model rotates in 3-D with "
+                                 "unit quaternions (q' = N(q) v), which needs a rotation-aware energy-momentum "
+                                 "scheme (Simo & Wong 1991; not built yet)"
+                               : "a model exposing its constant mass matrix and contacts (ConstantMassSystem, "
+                                 "DiscreteContactSystem or PlanarContactSystem)");
   const Eigen::Index n = state.v.size();
   Eigen::VectorXd a0(n);
   system.Acceleration(before, a0);
@@ -74,7 +84,7 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
   Eigen::VectorXd q1 = before.q + h * before.v + 0.5 * h * h * a0;
   int it = 0;
   bool converged = false;
-  if (const auto* contacts = dynamic_cast<const DiscreteContactSystem*>(&system)) {
+  if (contacts) {
     const Eigen::VectorXd minv = contacts->DiscreteMassDiagonal().cwiseInverse();
     DiscreteContactStep step;
     auto force = [&](const Eigen::VectorXd& q, Eigen::VectorXd& f) {
@@ -93,7 +103,7 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
       last_.normal_dashpot_work = step.damping_work;
       last_.slip_work = step.friction_work;
     }
-  } else if (const auto* cms = dynamic_cast<const ConstantMassSystem*>(&system)) {
+  } else {
     const Eigen::VectorXd minv = cms->MassDiagonal().cwiseInverse();
     Eigen::VectorXd f_ext(n);
     cms->ExternalForce(before.t + 0.5 * h, f_ext);
@@ -119,14 +129,6 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
       last_ = EfdaStepReport{};
       last_.normal_dashpot_work = eval.dissipation;
     }
-  } else {
-    throw InvalidParameter("integrator", "\"efda\" on model \"" + system.name() + "\"",
-                           state.q.size() != state.v.size()
-                               ? "a model with q' = v and a constant mass matrix; this model rotates in 3-D with "
-                                 "unit quaternions (q' = N(q) v), which needs a rotation-aware energy-momentum "
-                                 "scheme (Simo & Wong 1991; not built yet)"
-                               : "a model exposing its constant mass matrix and contacts (ConstantMassSystem, "
-                                 "DiscreteContactSystem or PlanarContactSystem)");
   }
   stats_.newton_iterations += it;
   result.newton_iterations = it;
