@@ -83,7 +83,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       if (args->json) {
         nlohmann::json j = r.json;
         j["wall_time_s"] = r.wall_time_s;
-        j["threads"] = r.threads;
+        j["threads"] = mpi ? mpi->compute_threads() : r.threads;
         j["interrupted"] = r.interrupted;
         std::cout << j.dump(2) << "\n";
       }
@@ -94,7 +94,7 @@ void AddSweepCommand(CLI::App& app, Action& action) {
       }
       if (!args->json)
         std::cout << "sweep: " << r.rows_total << " rows (" << r.rows_resumed << " resumed, " << r.rows_failed
-                  << " step failures) in " << r.wall_time_s << " s on " << r.threads << " threads"
+                  << " step failures) in " << r.wall_time_s << " s on " << (mpi ? mpi->compute_threads() : r.threads) << " threads"
                   << (mpi ? " (" + std::to_string(mpi->ranks()) + " MPI ranks)" : std::string()) << "; wrote " << args->out << "/sweep.csv and "
                   << args->out << "/sweep.json (columns and units: " << args->out << "/sweep.meta.json)\n";
       return 0;

@@ -236,7 +236,7 @@ void RankPool::Impl::HelperLoop() {
   sender.Drain();
 }
 
-RankPool::RankPool(int local_threads, std::string kept_note) : impl_(std::make_unique<Impl>()) {
+RankPool::RankPool(int local_threads, std::string kept_note, int prefetch) : impl_(std::make_unique<Impl>()) {
   IMPACTLAB_DEMAND(MpiDistributed() && MpiWorldRank() == 0);
   Impl& p = *impl_;
   p.kept_note = std::move(kept_note);
@@ -263,7 +263,8 @@ RankPool::RankPool(int local_threads, std::string kept_note) : impl_(std::make_u
   }
   for (int r = 1; r < n; ++r)
     if (p.ranks[static_cast<size_t>(r)].error.empty())
-      for (int k = 0; k < p.ranks[static_cast<size_t>(r)].threads; ++k) p.slots.push_back({r, "", false, false, nullptr});
+      for (int k = 0; k < p.ranks[static_cast<size_t>(r)].threads + prefetch; ++k)
+        p.slots.push_back({r, "", false, false, nullptr});
   p.helper = std::thread([&p] { p.HelperLoop(); });
 }
 
@@ -279,7 +280,7 @@ RankPool::~RankPool() {
 #else
 
 void RankPool::Impl::HelperLoop() {}
-RankPool::RankPool(int, std::string) : impl_(std::make_unique<Impl>()) {
+RankPool::RankPool(int, std::string, int) : impl_(std::make_unique<Impl>()) {
   throw InternalError("RankPool needs MPI (this impactlab was built without it)");
 }
 RankPool::~RankPool() = default;
@@ -288,6 +289,12 @@ RankPool::~RankPool() = default;
 
 int RankPool::slots() const { return static_cast<int>(impl_->slots.size()); }
 int RankPool::local_slots() const { return impl_->local; }
+int RankPool::compute_threads() const {
+  int n = 0;
+  for (const auto& r : impl_->ranks)
+    if (r.error.empty()) n += r.threads;
+  return n;
+}
 int RankPool::ranks() const { return static_cast<int>(impl_->ranks.size()); }
 
 std::string RankPool::setup_error() const {

@@ -52,14 +52,21 @@ using TaskHandler = std::function<nlohmann::json(const nlohmann::json& task)>;
 class RankPool {
  public:
   /// Rank 0 of a world with more than one rank: waits for every rank's hello. `kept_note` ends the fault
-  /// line, e.g. "every stored row is kept in out/sweep.csv".
-  RankPool(int local_threads, std::string kept_note);
+  /// line, e.g. "every stored row is kept in out/sweep.csv". `prefetch`: tasks queued on each remote rank
+  /// beyond its compute threads, so that a thread that finishes finds its next task already there and the
+  /// round trip (answer → rank 0 → next task, up to three 0.2 ms polls) costs no compute time. Worth it for
+  /// short tasks (the sweep's cases, ~5 ms: 2-rank speed-up 1.43 without, 1.68–1.76 with one, idle machine,
+  /// docs/scaling.md); 0 for long ones (validate's studies), where a queued task could wait behind a long one.
+  RankPool(int local_threads, std::string kept_note, int prefetch = 0);
   ~RankPool();  ///< tells every rank to stop, then returns
   RankPool(const RankPool&) = delete;
   RankPool& operator=(const RankPool&) = delete;
 
+  /// Worker slots: every compute thread of every rank, plus `prefetch` queued tasks per remote rank.
   int slots() const;
   int local_slots() const;
+  /// Compute threads over all ranks (slots() without the queued-task slots).
+  int compute_threads() const;
   int ranks() const;
   /// The first setup error another rank reported in its hello ("rank 2: …"), empty if none.
   std::string setup_error() const;

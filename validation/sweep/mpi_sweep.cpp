@@ -31,11 +31,13 @@ int ServeSweepCases(const std::function<SweepSpec()>& build_spec, int threads) {
 
 MpiSweep::MpiSweep(int threads, const std::string& out_dir)
     : pool_(std::make_shared<RankPool>(threads > 0 ? threads : 1,
-                                       "every stored row is kept in " + out_dir + "/sweep.csv")) {}
+                                       "every stored row is kept in " + out_dir + "/sweep.csv or, if not yet folded in, in sweep.csv.journal",
+                                       /*prefetch=*/1)) {}
 
 MpiSweep::~MpiSweep() = default;
 
 int MpiSweep::ranks() const { return pool_->ranks(); }
+int MpiSweep::compute_threads() const { return pool_->compute_threads(); }
 
 void MpiSweep::Attach(const SweepSpec& spec, SweepOptions& options) {
   if (const std::string e = pool_->setup_error(); !e.empty()) throw std::runtime_error(e);

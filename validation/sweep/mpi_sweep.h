@@ -35,6 +35,7 @@ class MpiSweep {
   /// first setup error another rank reported.
   void Attach(const SweepSpec& spec, SweepOptions& options);
   int ranks() const;
+  int compute_threads() const;  ///< compute threads over all ranks
 
  private:
   std::shared_ptr<RankPool> pool_;

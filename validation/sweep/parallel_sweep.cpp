@@ -336,6 +336,7 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
   ResumableTable::Options topt;
   topt.strict = true;
   topt.order = order;
+  topt.journal = true;  // 10⁵–10⁶ rows: append each row, rewrite the ordered table rarely (O(n) in all)
   const std::string format = "impactlab sweep v2";
   nlohmann::json meta;
   meta["format"] = format;
@@ -487,7 +488,8 @@ SweepResult RunSweep(const SweepSpec& spec, const SweepOptions& options) {
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   }  // joined here
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (fatal) std::rethrow_exception(fatal);
+  if (fatal) std::rethrow_exception(fatal);  // the table's destructor still folds the journal in, if it can
+  table.Flush();                             // sweep.csv: every stored row, in row order
 
   // ---- collect (rows in row order) ----
   for (size_t r = 0; r < n_rows; ++r) {
