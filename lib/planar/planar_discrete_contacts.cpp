@@ -110,27 +110,38 @@ void EvaluatePlanarDiscreteContacts(const PlanarContactSystem& pcs, const std::v
     }
 
     const double ds = lc.grad_s.dot(dq);
+    // The part of the step spent in contact (δ linear over the step): the spring starts at the located onset
+    // and stops at the located opening, not at the step's ends. Loading it with the whole step's Δs at onset
+    // left an O(h) error in g for the rest of the contact (first-order convergence with sticking friction).
+    const double phi = (g0.delta > 0.0 && g1.delta > 0.0) ? 1.0
+                       : g0.delta > 0.0                    ? g0.delta / (g0.delta - g1.delta)
+                                                           : g1.delta / (g1.delta - g0.delta);
+    const double dg = phi * ds;  // spring travel while in contact
     const double kt = law.tangential_stiffness;
-    const double trial = kt * (zs + 0.5 * ds) + c_t * ds / h;
-    const double limit = law.friction_coefficient * std::abs(f_n);
-    double f_t, g_new;
-    if (std::abs(trial) <= limit) {
-      f_t = trial;
-      g_new = zs + ds;
-      rep.tangential_dashpot_work += c_t * ds * ds / h;
-      ++rep.sticking_contacts;
-    } else {
-      // Slip: the spring returns onto the friction cone (K_T g₁ = F_T); the slip work closes the step's books.
-      f_t = std::copysign(limit, trial);
-      g_new = f_t / kt;
-      rep.slip_work += f_t * ds - 0.5 * kt * (g_new * g_new - zs * zs);
+    // Stick or slip is decided at the step's END, as a return mapping: the trial end force K_T(g₀ + φΔs) (+
+    // dashpot) against the cone of the end configuration; in slip the spring is returned onto that cone. The
+    // force is the same trapezoidal form either way, F_T = φ[K_T(g₀ + g₁)/2 + c_T Δs/h], so it is continuous
+    // across the stick/slip boundary (the fixed point and Newton converge there), and in sustained slip
+    // (K_T g₀, K_T g₁ on the cones) it is μ times the average normal force (Seed003 eq. 7). Deciding instead
+    // with the step-average force against the average cone called a step "stick" whenever ½K_TΔs < μΔF_N, in
+    // every other step of a slip whose cone grows fast: stick/slip chatter and first-order convergence.
+    const double f_n_end = law.normal_stiffness * std::max(g1.delta, 0.0) + (g1.delta > 0.0 ? c_n * d_delta / h : 0.0);
+    const double limit_end = law.friction_coefficient * std::abs(f_n_end);
+    const double dashpot = phi * c_t * ds / h;
+    const double trial_end = kt * (zs + dg) + dashpot;
+    const bool slip = std::abs(trial_end) > limit_end;
+    const double g_new = slip ? (std::copysign(limit_end, trial_end) - dashpot) / kt : zs + dg;
+    const double f_t = phi * kt * 0.5 * (zs + g_new) + dashpot;
+    rep.tangential_dashpot_work += dashpot * ds;
+    if (slip) {  // what the spring and dashpot do not take: F_T Δs − ΔV_T − dashpot work
+      rep.slip_work += f_t * ds - 0.5 * kt * (g_new * g_new - zs * zs) - dashpot * ds;
       ++rep.slipping_contacts;
+    } else {
+      ++rep.sticking_contacts;
     }
-    if (g1.delta <= 0.0) {  // the contact opens at the end of the step: drop the spring
-      rep.release_energy += 0.5 * kt * g_new * g_new;
-      g_new = 0.0;
-    }
-    z1[s] = g_new;
+    // A contact that opens at the end of the step drops its spring (the end cone is 0, so it is already).
+    if (g1.delta <= 0.0) rep.release_energy += 0.5 * kt * g_new * g_new;
+    z1[s] = g1.delta > 0.0 ? g_new : 0.0;
     for (int i = 0; i < n; ++i) f[lc.dof[i]] -= f_n * gbar[i] + f_t * lc.grad_s[i];
   }
 }
