@@ -4,48 +4,28 @@
 #include <numbers>
 
 #include "core/checks.h"
-#include "metrics/contact_metrics.h"
 #include "references/rigid_sphere_impact_theory.h"
 #include "registry/contact_law_registry.h"
+#include "registry/sphere_model_registration.h"
 #include "registry/sphere_wall_registration.h"
 
 namespace impactlab {
 
 SphereWallImpactParameters SphereWallParametersFrom(const ParameterSet& p) {
   SphereWallImpactParameters s;
-  s.radius = p.GetDouble("radius", s.radius);
-  s.density = p.GetDouble("density", s.density);
-  s.E_sphere = p.GetDouble("E_sphere", s.E_sphere);
-  s.E_wall = p.GetDouble("E_wall", s.E_wall);
+  ReadDoubles(p, {{"radius", &s.radius}, {"density", &s.density}, {"E_sphere", &s.E_sphere}, {"E_wall", &s.E_wall}});
   s.rigid_wall = p.GetBool("rigid_wall", s.rigid_wall);
-  if (p.Has("poisson")) {
-    if (p.Has("nu_sphere") || p.Has("nu_wall"))
-      throw InvalidParameter("poisson", p.GetDouble("poisson"), "not together with nu_sphere / nu_wall");
-    s.nu_sphere = s.nu_wall = p.GetDouble("poisson");
-  } else {
-    s.nu_sphere = p.GetDouble("nu_sphere", s.nu_sphere);
-    s.nu_wall = p.GetDouble("nu_wall", s.nu_wall);
-  }
-  s.theta_deg = p.GetDouble("theta_deg", s.theta_deg);
-  s.speed = p.GetDouble("speed", s.speed);
-  s.omega0 = p.GetDouble("omega0", s.omega0);
-  s.omega0_x = p.GetDouble("omega0_x", s.omega0_x);
-  s.omega0_z = p.GetDouble("omega0_z", s.omega0_z);
-  s.e_n = p.GetDouble("e_n", s.e_n);
-  s.initial_gap = p.GetDouble("initial_gap", s.initial_gap);
+  ReadPoissonRatios(p, "nu_sphere", "nu_wall", s.nu_sphere, s.nu_wall);
+  ReadDoubles(p, {{"theta_deg", &s.theta_deg}, {"speed", &s.speed}, {"omega0", &s.omega0}, {"omega0_x", &s.omega0_x},
+                  {"omega0_z", &s.omega0_z}, {"e_n", &s.e_n}, {"initial_gap", &s.initial_gap}});
   s.Validate();
   return s;
 }
 
 ContactPairData SphereWallPairData(const SphereWallImpactParameters& sp) {
-  ContactPairData d;
-  d.effective_modulus = sp.effective_modulus();
-  d.effective_shear_modulus = sp.effective_shear_modulus();
-  d.effective_radius = sp.radius;
-  d.effective_mass = sp.mass();
-  d.approach_speed = sp.normal_speed();
-  d.restitution = sp.e_n;
-  return d;
+  return {.effective_modulus = sp.effective_modulus(), .effective_shear_modulus = sp.effective_shear_modulus(),
+          .effective_radius = sp.radius, .effective_mass = sp.mass(), .approach_speed = sp.normal_speed(),
+          .restitution = sp.e_n};
 }
 
 std::shared_ptr<const TangentialLaw> TangentialLawFrom(const ParameterSet& p, const SphereWallImpactParameters& sp) {
@@ -56,24 +36,7 @@ void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& re
   const SphereWallImpactParameters& sp = sys.parameters();
   const MechanicalState s0 = sys.InitialState();
   const MechanicalState& s1 = record.final_state;
-  const ContactMetrics cm = FirstContactMetrics(record.events, 0);
-  long starts = 0;
-  for (const auto& ev : record.events) starts += ev.kind == ContactEventKind::kStart ? 1 : 0;
-  out["contacts"] = starts;
-  out["contact_duration"] = cm.contact_duration ? nlohmann::json(*cm.contact_duration) : nlohmann::json(nullptr);
-  out["max_overlap"] = cm.max_overlap ? nlohmann::json(*cm.max_overlap) : nlohmann::json(nullptr);
-  const bool separated = cm.rebounds && sp.radius - s1.q[2] < 0.0;
-  out["separated"] = separated;
-  out["energy_balance_residual_final"] = sys.BalanceResidual(s1);  // signed, relative to E0 (maxima: the ledger's)
-  out["energy_initial_J"] = sys.initial_energy();
-  out["energy_kinetic_trans_J"] = sys.TranslationalKineticEnergy(s1);
-  out["energy_kinetic_rot_J"] = sys.RotationalKineticEnergy(s1);
-  out["energy_normal_elastic_J"] = sys.NormalElasticEnergy(s1);
-  out["energy_tangential_elastic_J"] = sys.TangentialElasticEnergy(s1);
-  out["energy_normal_damping_work_J"] = s1.dissipated;
-  out["energy_friction_work_J"] = sys.FrictionWork(s1);
-  out["energy_generated_work_J"] = sys.GeneratedWork(s1);
-  out["energy_total_dissipated_J"] = sys.TotalDissipated(s1);
+  const bool separated = SummarizeSphereContact(sys, record, out);
   const double vn0 = -s0.v[2], vt0 = s0.v[0];
   const double vs0 = sys.SlipVelocity(s0)[0];
   auto null = nlohmann::json(nullptr);
@@ -119,24 +82,6 @@ void SummarizeSphereWall(const SphereWallImpact& sys, const SimulationRecord& re
     out["psi_rigid_beta"] = null;
     out["psi_rigid_e_t"] = null;
   }
-}
-
-void RegisterSphereWallModel(Registry<ModelFactory>& r) {
-  r.Add("sphere_wall",
-        "3D sphere with rotation on a flat wall, any normal law (default Hertz) + damping law (default Tsuji, e_n) "
-        "+ tangential law; keys: radius, density, E_sphere, nu_sphere, E_wall, nu_wall, rigid_wall, poisson, "
-        "theta_deg, speed, omega0, omega0_x, omega0_z, mu, e_n, normal_law (+ k, p), damping (+ alpha, c, gamma), "
-        "tangential_law, kt_over_kn, kt, initial_gap",
-        [](const ParameterSet& p) {
-          const SphereWallImpactParameters sp = SphereWallParametersFrom(p);
-          auto system = std::make_shared<SphereWallImpact>(sp, ContactLawFromKeys(p, SphereWallPairData(sp)));
-          ModelInstance mi;
-          mi.system = system;
-          mi.summarize = [system](const RunOutcome& outcome, nlohmann::json& out) {
-            SummarizeSphereWall(*system, outcome.record, out);
-          };
-          return mi;
-        });
 }
 
 }  // namespace impactlab

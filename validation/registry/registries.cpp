@@ -142,8 +142,7 @@ Registry<ModelFactory> MakeModelRegistry() {
         ExampleKeys({{"k", 1.0e6}}));
   RegisterEllipsoidWallModel(r);
   RegisterPlanarModels(r);
-  RegisterSphereWallModel(r);
-  RegisterSpherePairModel(r);
+  RegisterSphereModels(r);
   RegisterConservingModels(r);
   return r;
 }

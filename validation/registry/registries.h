@@ -40,10 +40,8 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& registry);
 /// Planar EFDA pieces (register_planar.cpp).
 void RegisterEfdaIntegrator(Registry<IntegratorFactory>& registry);
 void RegisterPlanarModels(Registry<ModelFactory>& registry);
-/// The "sphere_wall" model (register_sphere_wall.cpp).
-void RegisterSphereWallModel(Registry<ModelFactory>& registry);
-/// The "sphere_pair" model (register_sphere_pair.cpp).
-void RegisterSpherePairModel(Registry<ModelFactory>& registry);
+/// The "sphere_wall" and "sphere_pair" models (sphere_model_registration.cpp).
+void RegisterSphereModels(Registry<ModelFactory>& registry);
 /// Implicit baselines and conserving schemes (register_conserving.cpp).
 void RegisterConservingIntegrators(Registry<IntegratorFactory>& registry);
 /// two_body, bead_chain, disk_cloud (register_conserving_models.cpp).

@@ -8,7 +8,8 @@
 // omega1_after / omega2_after ([x, y, z]), omega1_y_after, omega2_y_after, v1_t_after, v2_t_after (x
 // components), slip_velocity_before / slip_velocity_after (x component of v_s), contact_duration, max_overlap,
 // contacts, separated, energy_balance_residual_max, integration_residual_max, energy_* ledger keys,
-// linear_momentum_drift_max, angular_momentum_drift_max (relative, from the run's ledger).
+// linear_momentum_drift_max, angular_momentum_drift_max (relative, from the run's ledger); the keys both sphere
+// models read and write are listed in sphere_model_registration.h.
 #pragma once
 
 #include <memory>

@@ -8,7 +8,8 @@
 // Summary keys: e_n, e_t, beta, omega_after, omega_after_abs, psi, psi_rigid_beta, psi_rigid_e_t,
 // kinetic_energy_ratio, tangential_kinetic_energy_ratio (½mv_t² + ½Iω², after/before), contact_duration, rebound_angle_deg, contacts, energy_balance_residual_max
 // (max |E + D − E₀|/E₀ incl. the law's generated energy), integration_residual_max (the same minus the
-// generated energy), and the final ledger (energy_* keys).
+// generated energy), and the final ledger (energy_* keys); the keys both sphere models read and write are listed
+// in sphere_model_registration.h.
 #pragma once
 
 #include <memory>
