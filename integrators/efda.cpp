@@ -148,7 +148,7 @@ StepResult Efda::DoPlanarStep(const MechanicalSystem& system, MechanicalState& s
   const auto* pcs = dynamic_cast<const PlanarContactSystem*>(&system);
   const int nb = pcs->num_bodies();
   const Eigen::Index n = 3 * nb;
-  if (state.q.size() != n || state.v.size() != n || state.z.size() != pcs->num_contact_slots()) {
+  if (state.q.size() != n || state.v.size() != n || state.z.size() != pcs->history_size()) {
     result.status = StepStatus::kFailed;
     result.cause = StepFailureCause::kUnsupportedState;
     result.message = "efda: state sizes do not match the PlanarContactSystem layout";
@@ -210,7 +210,7 @@ StepResult Efda::DoPlanarStep(const MechanicalSystem& system, MechanicalState& s
   state.v = v1;
   state.z = z1;
   state.t += h;
-  state.dissipated += rep.total();
+  state.dissipated += rep.state_dissipated();  // with a tangential law, W_f and W_g are booked in z
   last_ = rep;
   result.newton_iterations = it;
   return result;

@@ -19,6 +19,9 @@
 // i.e. energy conservation in normal contact and stick (ξ = 0), dissipation = Coulomb slip work in slip.
 // When a contact opens (δ_{n+1} ≤ 0) its spring is reset to 0 and the released ½ K_T g² is booked as
 // dissipated ("release"), so the ledger E + D stays exact. Gravity is a linear potential (exact).
+// A planar model may carry a tangential law of the shared library instead of the spring (Cundall–Strack, the
+// Mindlin laws; planar/planar_tangential_law.h): stick/slip is then the law's return mapping of the step, and
+// E_{n+1} − E_n = −(dashpot work + W_f) + W_g as on the sphere contacts below (W_f, W_g booked in z).
 //
 // Solver: fixed-point iteration on q_{n+1} (converges for (ω Δt)²/4 < 1; penalty contact needs ω Δt ≪ 1
 // anyway); no Jacobian. Non-convergence → kRetrySmallerStep.

@@ -21,6 +21,9 @@ void PlanarEllipsesConfig::Validate() const {
   if (q0.size() != n || v0.size() != n) throw InvalidParameter("initial_state_size", static_cast<double>(q0.size()),
                                                                "3 entries per body");
   if (!q0.allFinite() || !v0.allFinite()) throw InvalidParameter("initial_state", "non-finite", "finite numbers");
+  if (tangential_law && penalty.tangential_damping_ratio != 0.0)
+    throw InvalidParameter("xi_T", penalty.tangential_damping_ratio,
+                           "0 with tangential_law = " + tangential_law->name() + " (the laws have no tangential dashpot)");
 }
 
 PlanarEllipses::PlanarEllipses(PlanarEllipsesConfig config)
@@ -34,7 +37,7 @@ MechanicalState PlanarEllipses::InitialState() const {
   MechanicalState s;
   s.q = config_.q0;
   s.v = config_.v0;
-  s.z = Eigen::VectorXd::Zero(slots_.num_slots());
+  s.z = Eigen::VectorXd::Zero(history_size());
   return s;
 }
 
@@ -86,6 +89,10 @@ PlanarEllipses::SlotForce PlanarEllipses::ForceOf(int slot, const PlanarGap& g, 
   const PlanarPenalty& law = config_.penalty;
   const double m = slot_larger_mass(slot);
   out.f_n = law.normal_stiffness * g.delta + law.NormalDashpot(m) * out.delta_dot;
+  if (const PlanarTangentialLaw* t = tangential_law()) {  // the law's lagged spring force on B along +T
+    out.f_t = -t->SpringForce(slot, g.delta, law.normal_stiffness, s.z);
+    return out;
+  }
   const double trial = law.tangential_stiffness * s.z[slot] + law.TangentialDashpot(m) * v_t;
   const double limit = law.friction_coefficient * std::abs(out.f_n);
   out.saturated = std::abs(trial) >= limit;
@@ -118,8 +125,47 @@ void PlanarEllipses::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
   }
 }
 
+double PlanarEllipses::TangentialIncrement(const PlanarGap& gm, const Eigen::VectorXd& qm, const Eigen::VectorXd& q0,
+                                           const Eigen::VectorXd& q1) const {
+  auto disp = [&](int i) {
+    const Eigen::Vector2d r = gm.point - Eigen::Vector2d(qm[3 * i], qm[3 * i + 1]);
+    const Eigen::Vector2d dx(q1[3 * i] - q0[3 * i], q1[3 * i + 1] - q0[3 * i + 1]);
+    return gm.tangent.dot(dx) + Cross2(r, gm.tangent) * (q1[3 * i + 2] - q0[3 * i + 2]);
+  };
+  double ds = disp(gm.body_b);
+  if (gm.body_a >= 0) ds -= disp(gm.body_a);
+  return ds;
+}
+
+void PlanarEllipses::UpdateLawHistory(const PlanarTangentialLaw& t, const MechanicalState& before,
+                                      MechanicalState& after) const {
+  const Eigen::VectorXd qm = 0.5 * (before.q + after.q);
+  std::vector<int> cand;
+  CandidateSlots(before.q, after.q, cand);
+  Eigen::VectorXd z = before.z;
+  const double k_n = config_.penalty.normal_stiffness;
+  double friction = 0.0, generated = 0.0;
+  for (int slot : cand) {
+    const PlanarGap g0 = Gap(slot, before.q), g1 = Gap(slot, after.q);
+    if (g0.delta <= 0.0 && g1.delta <= 0.0) {
+      friction += t.Step(slot, g0.delta, g1.delta, 0.0, 0.0, k_n, before.z, z).release_energy;
+      continue;
+    }
+    const PlanarGap gm = Gap(slot, qm);
+    const PlanarTangentialStep st =
+        t.Step(slot, g0.delta, g1.delta, TangentialIncrement(gm, qm, before.q, after.q), gm.effective_radius, k_n,
+               before.z, z);
+    friction += st.friction_work + st.release_energy;
+    generated += st.generated_work;
+  }
+  z[t.FrictionWorkIndex(slots_.num_slots())] += friction;
+  z[t.GeneratedWorkIndex(slots_.num_slots())] += generated;
+  after.z = z;
+}
+
 void PlanarEllipses::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
-  if (after.z.size() != slots_.num_slots()) return;
+  if (after.z.size() != history_size()) return;
+  if (const PlanarTangentialLaw* t = tangential_law()) return UpdateLawHistory(*t, before, after);
   const Eigen::VectorXd qm = 0.5 * (before.q + after.q);
   std::vector<int> cand;
   CandidateSlots(before.q, after.q, cand);
@@ -129,14 +175,7 @@ void PlanarEllipses::UpdateHistory(const MechanicalState& before, MechanicalStat
     const PlanarGap g1 = Gap(slot, after.q);
     if (g1.delta <= 0.0) continue;
     const PlanarGap gm = Gap(slot, qm);
-    auto disp = [&](int i) {
-      const Eigen::Vector2d r = gm.point - Eigen::Vector2d(qm[3 * i], qm[3 * i + 1]);
-      const Eigen::Vector2d dx(after.q[3 * i] - before.q[3 * i], after.q[3 * i + 1] - before.q[3 * i + 1]);
-      return gm.tangent.dot(dx) + Cross2(r, gm.tangent) * (after.q[3 * i + 2] - before.q[3 * i + 2]);
-    };
-    double ds = disp(gm.body_b);
-    if (gm.body_a >= 0) ds -= disp(gm.body_a);
-    double g = before.z[slot] + ds;
+    double g = before.z[slot] + TangentialIncrement(gm, qm, before.q, after.q);
     double v_n, v_t;
     ContactVelocity(g1, after, v_n, v_t);
     const double f_n = law.normal_stiffness * g1.delta - law.NormalDashpot(slot_larger_mass(slot)) * v_n;
@@ -154,7 +193,48 @@ double PlanarEllipses::KineticEnergy(const MechanicalState& s) const {
   return k;
 }
 
+double PlanarEllipses::GravityEnergy(const MechanicalState& s) const {
+  double v = 0.0;
+  for (int i = 0; i < num_bodies(); ++i) v += body_mass(i) * config_.gravity * s.q[3 * i + 1];
+  return v;
+}
+
+double PlanarEllipses::NormalElasticEnergy(const MechanicalState& s) const {
+  double v = 0.0;
+  std::vector<int> cand;
+  CandidateSlots(s.q, s.q, cand);
+  for (int slot : cand) {
+    const double d = Gap(slot, s.q).delta;
+    if (d > 0.0) v += 0.5 * config_.penalty.normal_stiffness * d * d;
+  }
+  return v;
+}
+
+double PlanarEllipses::LawTangentialEnergy(const PlanarTangentialLaw& t, const MechanicalState& s) const {
+  double v = 0.0;
+  std::vector<int> cand;
+  CandidateSlots(s.q, s.q, cand);
+  for (int slot : cand) v += t.StoredEnergy(slot, Gap(slot, s.q).delta, s.z);
+  return v;
+}
+
+EnergyTerms PlanarEllipses::EnergyBooks(const MechanicalState& s) const {
+  const PlanarTangentialLaw* t = tangential_law();
+  if (!t || s.z.size() != history_size()) return MechanicalSystem::EnergyBooks(s);
+  EnergyTerms e;
+  e.kinetic = KineticEnergy(s);
+  e.stored = {{"normal_elastic", NormalElasticEnergy(s)},
+              {"tangential_elastic", LawTangentialEnergy(*t, s)},
+              {"gravity", GravityEnergy(s)}};
+  e.damping_work = s.dissipated;
+  e.friction_work = s.z[t->FrictionWorkIndex(slots_.num_slots())];
+  e.generated_work = s.z[t->GeneratedWorkIndex(slots_.num_slots())];
+  return e;
+}
+
 double PlanarEllipses::PotentialEnergy(const MechanicalState& s) const {
+  if (const PlanarTangentialLaw* t = tangential_law())
+    return GravityEnergy(s) + NormalElasticEnergy(s) + (s.z.size() == history_size() ? LawTangentialEnergy(*t, s) : 0.0);
   double v = 0.0;
   for (int i = 0; i < num_bodies(); ++i) v += body_mass(i) * config_.gravity * s.q[3 * i + 1];
   std::vector<int> cand;
@@ -179,6 +259,7 @@ double PlanarEllipses::DissipationPower(const MechanicalState& s) const {
     const SlotForce sf = ForceOf(slot, g, s);
     const double m = slot_larger_mass(slot);
     p += law.NormalDashpot(m) * sf.delta_dot * sf.delta_dot;
+    if (tangential_law()) continue;  // the law's friction work is booked in z by UpdateHistory
     if (sf.saturated) p += std::abs(sf.f_t * sf.s_dot);
     else p += law.TangentialDashpot(m) * sf.s_dot * sf.s_dot;
   }
@@ -233,7 +314,8 @@ std::optional<double> PlanarEllipses::CriticalTimeStep(const MechanicalState& s)
   }
   if (config_.bodies.size() > 1) m_low *= 0.5;
   const PlanarPenalty& pen = config_.penalty;
-  const double k = std::max(pen.normal_stiffness, pen.tangential_stiffness), xi = pen.normal_damping_ratio;
+  const double k = tangential_law() ? pen.normal_stiffness : std::max(pen.normal_stiffness, pen.tangential_stiffness);
+  const double xi = pen.normal_damping_ratio;
   if (!(k > 0.0 && m_low > 0.0 && std::isfinite(m_low))) return std::nullopt;
   return 2.0 * std::sqrt(m_low / k) * (std::sqrt(1.0 + xi * xi) - xi);
 }
@@ -255,8 +337,8 @@ void PlanarEllipses::EvaluateDiscreteStep(const MechanicalState& before, const E
   out.scale = f.lpNorm<Eigen::Infinity>() + ExternalForce().lpNorm<Eigen::Infinity>();
   out.damping_work = report.normal_dashpot_work + report.tangential_dashpot_work;
   out.friction_work = report.slip_work + report.release_energy;
-  out.generated_work = 0.0;
-  out.dissipated = report.total();
+  out.generated_work = report.generated_work;
+  out.dissipated = report.state_dissipated();  // all of it for the spring K_T; the dashpots with a law (W_f in z)
 }
 
 }  // namespace impactlab

@@ -14,14 +14,26 @@
 //   DissipationPower = Σ c_N δ̇² + (stick) c_T ṡ² + (spring saturated) μ |F_N| |ṡ| — an estimate used
 //   by the baselines' trapezoidal D; EFDA books its exact step dissipation itself.
 // Momenta are defined (for the ledger) only without walls and gravity: P = Σ m v, L = Σ (x × m v + I ω).
+//
+// With a tangential law of the shared library (config.tangential_law: Cundall–Strack or a Mindlin law, bound to the
+// planar contact by planar/planar_tangential_law.h, which states what the law is fed) the spring K_T, its dashpot
+// c_T and its z layout are replaced by the law's; the normal penalty law is unchanged:
+//   F_T = the law's spring force of the committed history, capped at μ K_N δ (explicit / ODE schemes, lagged by one
+//         step like the spring above); UpdateHistory: the law's step with Δs = ∇s(q_{n+½})·Δq;
+//   E = ½ vᵀMv + Σ ½ K_N ⟨δ⟩² + Σ U_t + Σ m g y;  DissipationPower = Σ c_N δ̇² (dashpots only);
+//   EnergyBooks: stored {normal_elastic, tangential_elastic, gravity}, damping = dissipated, friction work W_f and
+//   generated work W_g from z (the energy-consistent schemes keep E + D + W_f − W_g constant to round-off).
+// Without a law (the default) every number is Seed003's spring model as above.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "planar/contact_slots.h"
 #include "planar/ellipse.h"
 #include "planar/planar_contact_system.h"
+#include "planar/planar_tangential_law.h"
 #include "planar/wall.h"
 #include "system/discrete_contact_system.h"
 #include "system/mechanical_system.h"
@@ -33,6 +45,8 @@ struct PlanarEllipsesConfig {
   std::vector<Ellipse> bodies;
   std::vector<Wall> walls;
   PlanarPenalty penalty;
+  /// Tangential law of the shared library replacing the penalty's spring K_T (and dashpot); null: the spring.
+  std::shared_ptr<const PlanarTangentialLaw> tangential_law;
   double gravity = 0.0;          ///< g [m/s²] ≥ 0, acting along −ŷ
   Eigen::VectorXd q0, v0;        ///< initial (x, y, θ) and (v_x, v_y, ω) per body
   void Validate() const;
@@ -50,8 +64,12 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
   double KineticEnergy(const MechanicalState& s) const override;
   double PotentialEnergy(const MechanicalState& s) const override;
   double DissipationPower(const MechanicalState& s) const override;
+  /// Default (spring K_T): MechanicalSystem's (T, one stored term, D = dissipated). With a tangential law: T,
+  /// stored {normal_elastic, tangential_elastic, gravity}, D = dissipated (dashpots), W_f and W_g from z.
+  EnergyTerms EnergyBooks(const MechanicalState& s) const override;
   int num_contacts() const override { return slots_.num_slots(); }
-  /// Δt_crit estimate 2√(m_low/K)(√(1+ξ_N²) − ξ_N), K = max(K_N, K_T), m_low = the smallest projected mass
+  /// Δt_crit estimate 2√(m_low/K)(√(1+ξ_N²) − ξ_N), K = max(K_N, K_T) (K_N alone with a tangential law: its
+  /// stiffness changes along the contact and its force is lagged by one step), m_low = the smallest projected mass
   /// m I/(I + m r²) of a body with lever r ≤ its bounding radius (halved when bodies meet each other): a
   /// lower bound on every contact's m_n*, so a conservative estimate (docs/reliability.md).
   std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
@@ -70,6 +88,7 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
   PlanarGap Gap(int slot, const Eigen::VectorXd& q) const override;
   double slot_larger_mass(int slot) const override;
   const PlanarPenalty& penalty() const override { return config_.penalty; }
+  const PlanarTangentialLaw* tangential_law() const override { return config_.tangential_law.get(); }
   Eigen::VectorXd ExternalForce() const override;
 
   // DiscreteContactSystem: the planar discrete contact forces (planar/planar_discrete_contacts.h) in the form
@@ -90,6 +109,13 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
     bool saturated = false;
   };
   SlotForce ForceOf(int slot, const PlanarGap& g, const MechanicalState& s) const;
+  /// Δs = ∇s(q_m)·(q1 − q0) of the gap gm at the midpoint configuration qm.
+  double TangentialIncrement(const PlanarGap& gm, const Eigen::VectorXd& qm, const Eigen::VectorXd& q0,
+                             const Eigen::VectorXd& q1) const;
+  void UpdateLawHistory(const PlanarTangentialLaw& law, const MechanicalState& before, MechanicalState& after) const;
+  double GravityEnergy(const MechanicalState& s) const;
+  double NormalElasticEnergy(const MechanicalState& s) const;
+  double LawTangentialEnergy(const PlanarTangentialLaw& law, const MechanicalState& s) const;
 
   PlanarEllipsesConfig config_;
   ContactSlots slots_;

@@ -34,6 +34,13 @@ const std::shared_ptr<const TangentialLaw>& RequireTangentialLaw(const ContactLa
   return t;
 }
 
+Eigen::Vector3d AlgorithmicTangentialForce(const TangentialResponse& r, double overlap_prev, double overlap) {
+  // ½(F_prev + F_t), acting along Δs; on the step where the contact starts only the in-contact part of Δs
+  // loads the spring (tangential_law.h), so the force applied along the whole Δs is scaled by that fraction.
+  const double fraction = overlap_prev > 0.0 ? 1.0 : overlap / (overlap - overlap_prev);
+  return (0.5 * fraction) * (r.previous_force + r.force);
+}
+
 ContactLaw::ContactLaw(std::shared_ptr<const NormalContactLaw> elastic, std::shared_ptr<const DampingLaw> damping,
                        std::shared_ptr<const TangentialLaw> tangential)
     : elastic_(std::move(elastic)), damping_(std::move(damping)), tangential_(std::move(tangential)) {
@@ -119,10 +126,7 @@ DiscreteContactResponse ContactLaw::EvaluateDiscrete(double delta0, const Contac
   r.elastic_normal_force = d1 > 0.0 ? f(d1) : 0.0;
   if (tangential_ && d1 > 0.0) {
     r.tangential = TangentialStep(k1, r.elastic_normal_force, z_prev, z_next, r.tangential_increment);
-    // ½(F_prev + F_t), acting along Δs; on the step where the contact starts only the in-contact part of Δs
-    // loads the spring (tangential_law.h), so the force applied along the whole Δs is scaled by that fraction.
-    const double fraction = k1.overlap_prev > 0.0 ? 1.0 : d1 / (d1 - k1.overlap_prev);
-    r.tangential_force = (0.5 * fraction) * (r.tangential.previous_force + r.tangential.force);
+    r.tangential_force = AlgorithmicTangentialForce(r.tangential, k1.overlap_prev, d1);
   }
   return r;
 }

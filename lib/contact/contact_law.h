@@ -84,6 +84,11 @@ ContactLaw HertzTsujiContactLaw(double hertz_coefficient, double e_n, double mas
                                 std::shared_ptr<const TangentialLaw> tangential);
 /// The contact's tangential law, checked: present and with at most `max_history` history entries.
 const std::shared_ptr<const TangentialLaw>& RequireTangentialLaw(const ContactLaw& law, int max_history);
+/// f̄_t = ½ φ (F_prev + F_t): the algorithmic tangential force of the energy-consistent schemes for the tangential
+/// law's step `r` (the force whose work over the step the law books, f̄_t·Δs = −work_in), φ = 1, or on the step where
+/// the contact starts (overlap_prev ≤ 0 < overlap) the in-contact fraction overlap/(overlap − overlap_prev) of Δs
+/// that loaded the spring (EvaluateTangentialStep), since the force is applied along the whole Δs.
+Eigen::Vector3d AlgorithmicTangentialForce(const TangentialResponse& r, double overlap_prev, double overlap);
 
 class ContactLaw {
  public:

@@ -45,6 +45,10 @@ struct Ellipse {
   }
   /// h(u) = √(uᵀ S u) for a unit vector u [m].
   double Support(double theta, const Eigen::Vector2d& u) const { return std::sqrt(u.dot(ShapeMatrix(theta) * u)); }
+  /// Radius of curvature [m] of the boundary at the support point along the unit vector u (outward normal u):
+  /// ρ = a²b²/h(u)³ (ρ = h + h'' of the support function; b²/a at the ends of the a-axis, a²/b at the ends of the
+  /// b-axis). `support` = h(u) when already known.
+  double CurvatureRadius(double support) const { return a * a * b * b / (support * support * support); }
   /// Offset of the support point from the centre, S u / h(u) [m].
   Eigen::Vector2d SupportOffset(double theta, const Eigen::Vector2d& u) const {
     const Eigen::Matrix2d s = ShapeMatrix(theta);

@@ -104,9 +104,12 @@ PlanarGap EllipseEllipseGap(const Ellipse& ea, int body_a, const Eigen::Vector2d
   g.delta = -phi.Value(t);
   g.normal = n;
   g.tangent = Perp(n);
-  const Eigen::Vector2d wa = xa + sa * n / std::sqrt(n.dot(sa * n));
-  const Eigen::Vector2d wb = xb - sb * n / std::sqrt(n.dot(sb * n));
+  const double ha = std::sqrt(n.dot(sa * n)), hb = std::sqrt(n.dot(sb * n));
+  const Eigen::Vector2d wa = xa + sa * n / ha;
+  const Eigen::Vector2d wb = xb - sb * n / hb;
   g.point = 0.5 * (wa + wb);
+  const double ra = ea.CurvatureRadius(ha), rb = eb.CurvatureRadius(hb);  // h(−n) = h(n): central symmetry
+  g.effective_radius = ra * rb / (ra + rb);
   return g;
 }
 

@@ -15,6 +15,7 @@ PlanarGap EllipseWallGap(const Ellipse& ellipse, int body, const Eigen::Vector2d
   g.tangent = Perp(n);
   const Eigen::Vector2d deepest = centre - s * n / h;
   g.point = deepest + 0.5 * g.delta * n;
+  g.effective_radius = ellipse.CurvatureRadius(h);  // the wall is flat
   return g;
 }
 

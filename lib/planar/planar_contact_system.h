@@ -4,10 +4,12 @@
 // Layout contract (all planar models):
 //   q = (x_0, y_0, θ_0, x_1, y_1, θ_1, ...)  [m, m, rad],  v = q̇ = (v_x, v_y, ω) per body,
 //   constant mass matrix M = diag(m_0, m_0, I_0, m_1, ...),
-//   z[slot] = g_T of contact slot `slot` [m]: the elastic tangential spring (history, docs/theory.md §6).
+//   z[slot] = g_T of contact slot `slot` [m]: the elastic tangential spring (history, docs/theory.md §6), or, when
+//   the model carries a tangential law of the shared library instead (tangential_law() ≠ null), that law's
+//   layout (planar_tangential_law.h).
 // A contact slot is one body pair or body–wall pair that may touch; slots are enumerated once by the model.
 // Energy: E = ½ vᵀ M v + Σ_slots (½ K_N ⟨δ⟩² + ½ K_T g_T²) + V_ext(q), V_ext linear in q (gravity), so
-// the external generalized force is constant.
+// the external generalized force is constant (with a tangential law, U_t of the law replaces ½ K_T g_T²).
 #pragma once
 
 #include <Eigen/Core>
@@ -15,6 +17,7 @@
 
 #include "planar/planar_gap.h"
 #include "planar/planar_penalty.h"
+#include "planar/planar_tangential_law.h"
 
 namespace impactlab {
 
@@ -39,6 +42,14 @@ class PlanarContactSystem {
   virtual double slot_larger_mass(int slot) const = 0;
 
   virtual const PlanarPenalty& penalty() const = 0;
+  /// The tangential law of the shared library the contacts carry instead of the penalty's spring K_T (and its
+  /// dashpot), or null for Seed003's spring.
+  virtual const PlanarTangentialLaw* tangential_law() const { return nullptr; }
+  /// Size of MechanicalState::z: one spring per slot, or the tangential law's layout.
+  int history_size() const {
+    const PlanarTangentialLaw* law = tangential_law();
+    return law ? law->HistorySize(num_contact_slots()) : num_contact_slots();
+  }
   /// Constant external generalized force −∇V_ext (e.g. gravity), size 3 num_bodies().
   virtual Eigen::VectorXd ExternalForce() const = 0;
 };

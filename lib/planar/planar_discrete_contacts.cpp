@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 
+#include "planar/planar_tangential_law.h"
 #include "planar/planar_vector.h"
 
 namespace impactlab {
@@ -34,13 +35,20 @@ void EvaluatePlanarDiscreteContacts(const PlanarContactSystem& pcs, const std::v
                                     double h, DiscreteGradientForm form, Eigen::VectorXd& f, Eigen::VectorXd& z1,
                                     PlanarStepReport& rep) {
   const PlanarPenalty& law = pcs.penalty();
+  const PlanarTangentialLaw* tangential = pcs.tangential_law();
   f = pcs.ExternalForce();
   z1 = z0;
   rep = PlanarStepReport{};
+  rep.friction_in_history = tangential != nullptr;
   const Eigen::VectorXd qm = 0.5 * (q0 + q1);
   for (int s : slots) {
     const PlanarGap g0 = pcs.Gap(s, q0), g1 = pcs.Gap(s, q1);
-    const double zs = z0[s];
+    if (tangential && g0.delta <= 0.0 && g1.delta <= 0.0) {
+      rep.release_energy +=
+          tangential->Step(s, g0.delta, g1.delta, 0.0, 0.0, law.normal_stiffness, z0, z1).release_energy;
+      continue;
+    }
+    const double zs = tangential ? 0.0 : z0[s];
     if (g0.delta <= 0.0 && g1.delta <= 0.0) {
       if (zs != 0.0) rep.release_energy += 0.5 * law.tangential_stiffness * zs * zs;
       z1[s] = 0.0;
@@ -110,6 +118,17 @@ void EvaluatePlanarDiscreteContacts(const PlanarContactSystem& pcs, const std::v
     }
 
     const double ds = lc.grad_s.dot(dq);
+    if (tangential) {
+      // The shared tangential law (planar_tangential_law.h): f̄_t on B along +T, i.e. along +G_T.
+      const PlanarTangentialStep t =
+          tangential->Step(s, g0.delta, g1.delta, ds, gm.effective_radius, law.normal_stiffness, z0, z1);
+      rep.slip_work += t.friction_work;
+      rep.release_energy += t.release_energy;
+      rep.generated_work += t.generated_work;
+      if (t.active) ++(t.sliding ? rep.slipping_contacts : rep.sticking_contacts);
+      for (int i = 0; i < n; ++i) f[lc.dof[i]] += t.force * lc.grad_s[i] - f_n * gbar[i];
+      continue;
+    }
     // The part of the step spent in contact (δ linear over the step): the spring starts at the located onset
     // and stops at the located opening, not at the step's ends. Loading it with the whole step's Δs at onset
     // left an O(h) error in g for the rest of the contact (first-order convergence with sticking friction).
@@ -143,6 +162,11 @@ void EvaluatePlanarDiscreteContacts(const PlanarContactSystem& pcs, const std::v
     if (g1.delta <= 0.0) rep.release_energy += 0.5 * kt * g_new * g_new;
     z1[s] = g1.delta > 0.0 ? g_new : 0.0;
     for (int i = 0; i < n; ++i) f[lc.dof[i]] -= f_n * gbar[i] + f_t * lc.grad_s[i];
+  }
+  if (tangential) {
+    const int num_slots = pcs.num_contact_slots();
+    z1[tangential->FrictionWorkIndex(num_slots)] += rep.slip_work + rep.release_energy;
+    z1[tangential->GeneratedWorkIndex(num_slots)] += rep.generated_work;
   }
 }
 

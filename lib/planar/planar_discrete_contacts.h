@@ -14,6 +14,15 @@
 //     exceeds the cone).
 // Per contact and step (quotient forms), to round-off:  Δ(K + V_N + V_T) = −(dashpot work) − W_slip.
 // A contact that opens (δ₁ ≤ 0) releases its spring energy ½K_T g², booked as dissipated ("release").
+//
+// With a tangential law of the shared library (PlanarContactSystem::tangential_law(), planar_tangential_law.h) the
+// normal part is unchanged and the spring branch is replaced by the law's step, as on the sphere contacts
+// (contact/contact_law.h): the law's return mapping from the committed history with Δs = G_T·Δq (cap μ K_N δ₁),
+// f̄_t = ½(F_prev + F_t) along G_T (the first-touch fraction included), no tangential force on the step where the
+// contact opens (its stored energy is released). Then, per contact and step (quotient forms), to round-off:
+//   Δ(K + V_N + U_t) = −(dashpot work) − W_f + W_g,
+// W_f the law's friction work (plus released springs), W_g the energy the law creates (reported, signed). Both are
+// accumulated in z (the law's layout), not in MechanicalState::dissipated, which takes the dashpot work only.
 #pragma once
 
 #include <Eigen/Core>
@@ -30,6 +39,9 @@ struct PlanarStepReport {
   double tangential_dashpot_work = 0.0;  ///< Σ c_T Δs²/Δt over sticking contacts [J]
   double slip_work = 0.0;                ///< Σ F_T Δs − ΔV_T over slipping contacts [J] (Coulomb work)
   double release_energy = 0.0;           ///< Σ ½ K_T g² of springs dropped at contact opening [J]
+  double generated_work = 0.0;           ///< Σ W_g of the tangential laws [J], signed (0 for the spring K_T)
+  /// True with a tangential law: slip and release work go to z (W_f), only the dashpots to `dissipated`.
+  bool friction_in_history = false;
   int active_contacts = 0;
   int sticking_contacts = 0;
   int slipping_contacts = 0;
@@ -37,11 +49,17 @@ struct PlanarStepReport {
   /// their energy identity then holds only to the skipped residual.
   int correction_skipped = 0;
   int iterations = 0;
+  /// All work the step dissipated: ΔE = −total() + generated_work.
   double total() const { return normal_dashpot_work + tangential_dashpot_work + slip_work + release_energy; }
+  /// The part that MechanicalState::dissipated takes (all of it for the spring K_T; the dashpots with a law).
+  double state_dissipated() const {
+    return friction_in_history ? normal_dashpot_work + tangential_dashpot_work : total();
+  }
 };
 
 /// Generalized force f (external included: M Δv = h f), new springs z₁ and the step's report, for the contact
-/// `slots` (a superset of the slots active at q₀ or q₁, PlanarContactSystem::CandidateSlots).
+/// `slots` (a superset of the slots active at q₀ or q₁, PlanarContactSystem::CandidateSlots). With a tangential law,
+/// z₁ also carries the updated totals W_f and W_g.
 void EvaluatePlanarDiscreteContacts(const PlanarContactSystem& system, const std::vector<int>& slots,
                                     const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, const Eigen::VectorXd& z0,
                                     double h, DiscreteGradientForm form, Eigen::VectorXd& f, Eigen::VectorXd& z1,

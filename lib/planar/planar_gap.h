@@ -6,6 +6,10 @@
 //   point  the contact point c [m]: midway between the two witness points (the deepest point of each body
 //          along ∓N), so both bodies' lever arms refer to ONE point — this makes the equal-and-opposite
 //          contact forces torque-free in total (exact angular momentum, docs/efda.md §4).
+//   effective_radius  R* = 1/(1/ρ_A + 1/ρ_B) [m] of the two boundaries' radii of curvature at their witness points
+//          (a wall has ρ_A = ∞). For an ellipse with outward normal u at the witness point, ρ = a²b²/h(u)³ with
+//          h(u) = √(uᵀ S u) its support function (ρ = h + h'' for any convex curve; b²/a at the ends of the major
+//          axis, a²/b at the ends of the minor one). Used by the tangential laws of planar_tangential_law.h.
 // Derivatives (envelope theorem for the support-function definition of the gap):
 //   ∂δ/∂x_B = −N, ∂δ/∂θ_B = −(c − x_B) × N,  ∂δ/∂x_A = +N, ∂δ/∂θ_A = +(c − x_A) × N.
 #pragma once
@@ -21,6 +25,7 @@ struct PlanarGap {
   Eigen::Vector2d normal = Eigen::Vector2d::UnitY();
   Eigen::Vector2d tangent = -Eigen::Vector2d::UnitX();
   Eigen::Vector2d point = Eigen::Vector2d::Zero();
+  double effective_radius = 0.0;  ///< R* [m] of the two boundary curvatures at the contact point
 };
 
 }  // namespace impactlab

@@ -64,6 +64,34 @@ TEST_CASE("ellipse-ellipse gap: circles and aligned ellipses in closed form") {
   }
 }
 
+TEST_CASE("planar gap: effective radius of the two boundary curvatures at the contact point") {
+  // Circles: R* = r_A r_B / (r_A + r_B). Ellipses, closed forms: b²/a at the ends of the a-axis, a²/b at the ends
+  // of the b-axis; a wall is flat (R* = ρ of the body).
+  const Ellipse c1{0.05, 0.05, 1.0}, c2{0.03, 0.03, 1.0}, e{0.075, 0.03, 1.0};
+  CHECK(EllipseEllipseGap(c1, 0, {0, 0}, 0.3, c2, 1, {0.079, 0.0}, 1.0).effective_radius ==
+        doctest::Approx(0.05 * 0.03 / 0.08).epsilon(1e-13));
+  const double tip = e.b * e.b / e.a, side = e.a * e.a / e.b;
+  CHECK(EllipseEllipseGap(e, 0, {0, 0}, 0.0, e, 1, {0.149, 0}, 0.0).effective_radius ==
+        doctest::Approx(tip / 2).epsilon(1e-12));
+  CHECK(EllipseEllipseGap(e, 0, {0, 0}, 0.0, e, 1, {0.104, 0}, std::numbers::pi / 2).effective_radius ==
+        doctest::Approx(tip * side / (tip + side)).epsilon(1e-12));
+  const Wall floor = Wall::Through({0.0, 0.0}, {0.0, 1.0});
+  CHECK(EllipseWallGap(e, 0, {0.4, 0.029}, 0.0, floor).effective_radius == doctest::Approx(side).epsilon(1e-13));
+  CHECK(EllipseWallGap(e, 0, {0.4, 0.074}, std::numbers::pi / 2, floor).effective_radius ==
+        doctest::Approx(tip).epsilon(1e-13));
+  // Any inclination: the curvature of the parametrized boundary p(t) = (a cos t, b sin t) at the deepest point,
+  // ρ = (a² sin² t + b² cos² t)^{3/2} / (a b) (independent of the support-function formula ρ = a²b²/h³).
+  for (double th : {0.3, 50.0 * std::numbers::pi / 180.0, 2.0}) {
+    const Eigen::Vector2d x(0.4, 0.05);
+    const PlanarGap g = EllipseWallGap(e, 0, x, th, floor);
+    const Eigen::Vector2d p = g.point - 0.5 * g.delta * g.normal - x;  // the deepest point, from the centre
+    const double u = p.x() * std::cos(th) + p.y() * std::sin(th), w = -p.x() * std::sin(th) + p.y() * std::cos(th);
+    const double t = std::atan2(w / e.b, u / e.a);
+    const double rho = std::pow(std::pow(e.a * std::sin(t), 2) + std::pow(e.b * std::cos(t), 2), 1.5) / (e.a * e.b);
+    CHECK(g.effective_radius == doctest::Approx(rho).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("ellipse-ellipse separation distance matches brute-force boundary sampling") {
   const Ellipse ea{0.075, 0.03, 1.0}, eb{0.05, 0.02, 1.0};
   const Eigen::Vector2d xa(0.0, 0.0);

@@ -5,6 +5,7 @@
 // and why, exit 2.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -62,4 +63,18 @@ TEST_CASE("a law the model's geometry cannot use is one line naming model, law a
   CHECK(e.status == 2);
   CHECK(e.out.find("ellipsoid_wall") != std::string::npos);
   CHECK(e.out.find("volume") != std::string::npos);
+  // The planar ellipses take a tangential law, but not the spring's K_T with it, and no other normal law.
+  const auto k = test::RunImpactlab("run " + std::string(IMPACTLAB_SOURCE_DIR) +
+                                    "/validation/scenarios/ellipse_box.toml --set tangential_law=mindlin_integral");
+  CHECK(k.status == 2);
+  CHECK(k.out.find("K_T") != std::string::npos);
+  CHECK(k.out.find("ellipse_box") != std::string::npos);
+  CHECK(k.out.find("mindlin_integral") != std::string::npos);
+  CHECK(k.out.find("tangential stiffness") != std::string::npos);
+  CHECK(std::count(k.out.begin(), k.out.end(), '\n') == 1);
+  const auto n = test::RunImpactlab("run " + std::string(IMPACTLAB_SOURCE_DIR) +
+                                    "/validation/scenarios/ellipses_multi_mindlin.toml --set normal_law=hertz");
+  CHECK(n.status == 2);
+  CHECK(n.out.find("ellipses_multi") != std::string::npos);
+  CHECK(n.out.find("penalty") != std::string::npos);
 }

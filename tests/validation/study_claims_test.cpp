@@ -49,15 +49,20 @@ TEST_CASE("seed003 carom claims from hand-made results") {
   r.kn_errors = {0.1, 0.01};
   r.efda_observed_order = 1.9;
   r.reversal_errors = {0.19, 0.08, 0.04};
+  r.reversal_errors_gravity_corrected = {0.183, 0.072, 0.024};
+  r.reversal_exponent_gravity_corrected = -0.44;  // nearer −1/2 than −1/3: passes
   r.momentum_drift = 2e-12;  // above 1e-12: must fail
   const auto claims = CaromClaims(r);
-  CHECK(claims.size() == 12);
+  CHECK(claims.size() == 14);
   for (const auto& c : claims) {
     INFO(c.id);
     const bool should_fail = c.id == "seed003.efda.multi.momentum" || c.id == "seed003.efda.reversal_impact.local_error";
     CHECK(c.pass == !should_fail);
   }
+  r.reversal_exponent_gravity_corrected = -0.34;  // the raw reading (−1/3) fails the corrected exponent claim
+  CHECK_FALSE(Find(CaromClaims(r), "seed003.efda.reversal_impact.gravity_corrected.kt_exponent").pass);
   r.kn_errors = {0.1};  // one stiffness only: no convergence claim, none invented
   r.reversal_errors.clear();
+  r.reversal_errors_gravity_corrected.clear();
   CHECK(CaromClaims(r).size() == 9);
 }

@@ -4,6 +4,7 @@
 //    energy vs time (the paper's Fig. 1 panels), and the table of the first 10 impacts;
 //  - EFDA first-impact post-impact velocities vs the rigid reference for several K_N (ω_N Δt fixed): the
 //    compliant-vs-rigid error must shrink as K_N grows;
+//  - a slip-reversal impact (gravity on) vs K_T/K_N: raw, gravity-corrected and gravity-free comparisons with Routh;
 //  - 20 isolated ellipses: linear/angular momentum drift and per-step energy balance (ΔE = −slip work).
 // Split as compute + render per section (filling CaromResults) → claims (CaromClaims, pure).
 #pragma once
@@ -23,6 +24,11 @@ struct CaromResults {
   std::vector<double> kn_errors;        ///< first-impact velocity error per K_N (ascending)
   double efda_observed_order = 0.0;     ///< observed order through the first impact (last halving)
   std::vector<double> reversal_errors;  ///< slip-reversal impact error for K_T/K_N = 1, 10, 100
+  /// The same with gravity's impulse over the contact removed (|v⁺ + g t_c ŷ − v⁺_Routh|), and with the contact
+  /// re-run from the same pre-impact state at g = 0, for K_T/K_N = 1, 10, 100.
+  std::vector<double> reversal_errors_gravity_corrected, reversal_errors_gravity_free;
+  /// Least-squares slopes of ln(error) over ln(K_T/K_N) of the three series above.
+  double reversal_exponent = 0.0, reversal_exponent_gravity_corrected = 0.0, reversal_exponent_gravity_free = 0.0;
   double momentum_drift = 0.0, step_energy_isolated = 0.0, step_energy_walls = 0.0;
 };
 
