@@ -292,6 +292,23 @@ std::optional<Eigen::Vector3d> PlanarEllipses::LinearMomentum(const MechanicalSt
   return p;
 }
 
+std::optional<double> PlanarEllipses::LinearMomentumScale(const MechanicalState& s) const {
+  if (!LinearMomentum(s)) return std::nullopt;
+  double sum = 0.0;
+  for (int i = 0; i < num_bodies(); ++i) sum += body_mass(i) * Eigen::Vector2d(s.v[3 * i], s.v[3 * i + 1]).norm();
+  return sum;
+}
+
+std::optional<double> PlanarEllipses::AngularMomentumScale(const MechanicalState& s) const {
+  if (!AngularMomentum(s)) return std::nullopt;
+  double sum = 0.0;
+  for (int i = 0; i < num_bodies(); ++i)
+    sum += body_mass(i) * Eigen::Vector2d(s.q[3 * i], s.q[3 * i + 1]).norm() *
+               Eigen::Vector2d(s.v[3 * i], s.v[3 * i + 1]).norm() +
+           body_inertia(i) * std::abs(s.v[3 * i + 2]);
+  return sum;
+}
+
 std::optional<Eigen::Vector3d> PlanarEllipses::AngularMomentum(const MechanicalState& s) const {
   if (!config_.walls.empty() || config_.gravity != 0.0) return std::nullopt;
   double l = 0.0;

@@ -77,6 +77,10 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
                        std::span<double> overlap_rate) const override;
   std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const override;
   std::optional<Eigen::Vector3d> AngularMomentum(const MechanicalState& s) const override;
+  /// Σ m_i |v_i|: the scale of the round-off in P when the total nearly vanishes (as ParticleAssembly).
+  std::optional<double> LinearMomentumScale(const MechanicalState& s) const override;
+  /// Σ (m_i |x_i| |v_i| + I_i |ω_i|): the scale of L about the origin, the point AngularMomentum uses.
+  std::optional<double> AngularMomentumScale(const MechanicalState& s) const override;
 
   // PlanarContactSystem
   int num_bodies() const override { return static_cast<int>(config_.bodies.size()); }

@@ -170,7 +170,7 @@ TEST_CASE("planar tangential laws: a disk sliding on a floor reaches rolling at 
   }
 }
 
-TEST_CASE("planar tangential laws: without the key nothing changes; what the binding refuses") {
+TEST_CASE("planar tangential laws: without the key nothing changes - what the binding refuses") {
   // Default: Seed003's spring, one z entry per slot, MechanicalSystem's default books.
   const auto plain = Model("ellipses_multi", ParameterSet{});
   CHECK(plain->tangential_law() == nullptr);
