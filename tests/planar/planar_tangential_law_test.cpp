@@ -155,8 +155,9 @@ TEST_CASE("planar tangential laws: a disk sliding on a floor reaches rolling at 
   const double t_roll = v0 / (mu * g * 3.0);
   // Rigid-limit tolerances as for the spring: EFDA 2e-3 (penalty compliance), velocity Verlet 1e-2 (its lagged
   // spring is first order at the stick/slip transition), tests/integrators/efda_test.cpp and planar_models_test.cpp.
-  for (const auto& [scheme, dt, tol] : {std::tuple{std::string("efda"), 2e-5, 2e-3},
-                                        std::tuple{std::string("velocity_verlet"), 1e-5, 1e-2}}) {
+  for (const auto& [name, dt, tol] : {std::tuple{std::string("efda"), 2e-5, 2e-3},
+                                      std::tuple{std::string("velocity_verlet"), 1e-5, 1e-2}}) {
+    const std::string scheme = name;  // CAPTURE's lambda cannot capture a structured binding (clang < 16)
     CAPTURE(scheme);
     auto integrator = IntegratorRegistry().Get(scheme).make(ParameterSet{});
     MechanicalState s = sys.InitialState();
