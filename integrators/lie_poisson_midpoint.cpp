@@ -19,7 +19,7 @@ Eigen::Matrix3d Hat(const Eigen::Vector3d& x) {
 // R(x) = x − Π_n − (h/2) x × I⁻¹x for x = Π_{n+½};  J = 1 − (h/2)(x̂ I⁻¹ − ω̂), ω = I⁻¹x.
 // I⁻¹x is always the correctly rounded quotient x ./ I, never x .* fl(1/I): fl(1/I) carries a fixed relative
 // error, and Ω → Π → Ω round trips with it shrink |Π| and E systematically (~1e-17 per step, 1e-12 after 1e5
-// steps, measured; docs/rotation.md §4).
+// steps, measured; docs/rotation.md §3, "Round-off").
 class MidpointEulerResidual final : public NewtonSystem {
  public:
   MidpointEulerResidual(const Eigen::Vector3d& inertia, const Eigen::Vector3d& pi0, double h)
@@ -58,7 +58,7 @@ IntegratorTraits LiePoissonMidpoint::traits() const {
   t.library = "impactlab";
   t.reference =
       "implicit midpoint on the Lie-Poisson form of Euler's equations + Cayley attitude update (Hairer, Lubich & "
-      "Wanner 2006, SIV.2.1, SVII.5; Austin, Krishnaprasad & Wang 1993; Simo & Wong 1991); docs/rotation.md";
+      "Wanner 2006, §IV.2.1, §VII.5; Austin, Krishnaprasad & Wang 1993; Simo & Wong 1991); docs/rotation.md";
   t.damping_treatment = "none: torque-free rigid body only";
   return t;
 }
