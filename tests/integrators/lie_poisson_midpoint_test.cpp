@@ -71,7 +71,7 @@ TEST_CASE("rigid body lie_poisson_midpoint: 1e5 steps at 5 % of the period keep 
   CHECK(d.energy <= 1e-12);
   CHECK(d.momentum <= 1e-12);
   CHECK(scheme.statistics().newton_iterations <= 6 * 100000);
-  // The baseline at the same step: classical RK4 (+ quaternion renormalization inside the model's L) drifts.
+  // The baseline at the same step: classical RK4 (quaternion renormalized after every step) drifts.
   OdeintRungeKutta rk4(OdeintMethod::kRk4);
   const Drift b = RunDrift(model, rk4, h, 100000);
   MESSAGE("rk4 at the same step: |dE|/E0 = " << b.energy << ", |dL|/|L0| = " << b.momentum);
