@@ -1,5 +1,5 @@
 // Registration of the implicit baselines and the energy–momentum conserving schemes (issue 4):
-//   implicit_midpoint, simo_tarnow, gonzalez_dg, gonzalez_dg_invariant,
+//   implicit_midpoint, simo_tarnow, gonzalez_dg, gonzalez_dg_invariant, lie_poisson_midpoint (issue 15),
 //   newmark (keys newmark_beta, newmark_gamma), trapezoidal, hht_alpha (key hht_alpha),
 //   generalized_alpha (key rho_inf)
 // Shared keys: nonlinear_solver = "newton" (Eigen sparse LU, default) | "kinsol" (SUNDIALS KINSOL),
@@ -11,6 +11,7 @@
 #include "integrators/gonzalez_discrete_gradient.h"
 #include "integrators/implicit_midpoint.h"
 #include "integrators/invariant_discrete_gradient.h"
+#include "integrators/lie_poisson_midpoint.h"
 #include "integrators/simo_tarnow.h"
 #include "registry/registries.h"
 
@@ -43,6 +44,10 @@ void RegisterConservingIntegrators(Registry<IntegratorFactory>& r) {
         [](const ParameterSet& p) { return std::make_unique<GonzalezDiscreteGradient>(ImplicitOptions(p)); });
   r.Add("gonzalez_dg_invariant", "Gonzalez discrete gradient in the invariants |x_b - x_a|^2 (energy + momenta)",
         [](const ParameterSet& p) { return std::make_unique<InvariantDiscreteGradient>(ImplicitOptions(p)); });
+  r.Add("lie_poisson_midpoint",
+        "energy-momentum midpoint for the free rigid body: midpoint on Euler's equations + Cayley attitude "
+        "(E and spatial L to round-off; free body only, docs/rotation.md)",
+        [](const ParameterSet& p) { return std::make_unique<LiePoissonMidpoint>(ImplicitOptions(p).newton); });
   r.Add("newmark", "Newmark family (keys newmark_beta = 0.25, newmark_gamma = 0.5)", [](const ParameterSet& p) {
     return std::make_unique<GeneralizedAlpha>(
         "newmark",

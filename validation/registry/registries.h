@@ -46,6 +46,8 @@ void RegisterSphereModels(Registry<ModelFactory>& registry);
 void RegisterConservingIntegrators(Registry<IntegratorFactory>& registry);
 /// two_body, bead_chain, disk_cloud (register_conserving_models.cpp).
 void RegisterConservingModels(Registry<ModelFactory>& registry);
+/// free_rigid_body, the torque-free top (register_free_rigid_body.cpp).
+void RegisterFreeRigidBodyModel(Registry<ModelFactory>& registry);
 
 /// A law key the model's geometry cannot use → InvalidParameter naming the key, its value, the model and why
 /// (the CLI prints it as one line, exit 2). No-op when the scenario does not set `key`.
