@@ -80,10 +80,16 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   out.dissipation = 0.0;
   Eigen::VectorXd magnitude = Eigen::VectorXd::Zero(n);  // Σ |terms| per coordinate (round-off scale)
   std::vector<Eigen::Triplet<double>> trip;
-  if (jacobian) trip.reserve(4 * structure.ContactTerms().size());
+  // All terms, or the structure's broad phase (ascending, so the same order of summation: the skipped terms
+  // are exactly those that would `continue` below).
+  const std::vector<ContactTerm>& terms = structure.ContactTerms();
+  const std::optional<std::vector<int>> subset = structure.CandidateTermsBetween(q0, q1);
+  const size_t count = subset ? subset->size() : terms.size();
+  if (jacobian) trip.reserve(4 * count);
   auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
 
-  for (const ContactTerm& t : structure.ContactTerms()) {
+  for (size_t index = 0; index < count; ++index) {
+    const ContactTerm& t = terms[subset ? static_cast<size_t>((*subset)[index]) : index];
     const NormalContactLaw& law = *t.elastic;
     const DampingLaw& damper = *t.damping;
     if (t.kind == ContactTerm::Kind::kWall) {

@@ -7,7 +7,9 @@
 // Initial state (deterministic for a given seed): disk centres on a square grid of spacing
 // 2R (1 + spacing_gap), jittered by ±¼ of the gap, velocities v = −v_contract (x − x_G)/ℓ + v_random·U(−1,1)²
 // (a contracting cloud, so that many collisions happen), with the mean velocity removed (P ≈ 0). The
-// contact list holds all N(N−1)/2 pairs (N ≤ 400). Coordinates: displacements from the (unjittered) grid.
+// contact list holds all N(N−1)/2 pairs (N ≤ 400: that dense list, not the force evaluation, is the limit);
+// the force evaluations visit only the pairs the cell list finds in range (ParticleAssembly's broad phase,
+// O(N) per evaluation, bitwise the all-pairs sums). Coordinates: displacements from the (unjittered) grid.
 #pragma once
 
 #include <cstdint>

@@ -3,9 +3,12 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <cmath>
+#include <span>
 
 #include "core/checks.h"
+#include "geometry/cell_list.h"
 
 namespace impactlab {
 
@@ -42,6 +45,69 @@ ParticleAssembly::ParticleAssembly(int dim, std::vector<double> masses, std::vec
     terms_.push_back(std::move(t));
   }
   ValidateContactTerms(*this, static_cast<Eigen::Index>(dim_) * n);
+  partners_.resize(static_cast<size_t>(n));
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    const auto [a, b] = pairs[k];
+    partners_[static_cast<size_t>(std::min(a, b))].emplace_back(std::max(a, b), static_cast<int>(k));
+    cutoff_ = std::max(cutoff_, radius_[static_cast<size_t>(a)] + radius_[static_cast<size_t>(b)]);
+  }
+  for (auto& p : partners_) std::sort(p.begin(), p.end());
+  // 1e-6 relative: far above the rounding of |x_b − x_a| against PairGap's δ, so no touching pair is missed.
+  cutoff_ *= 1.0 + 1e-6;
+  broad_phase_ = terms_.size() > 4 * static_cast<size_t>(n);
+}
+
+std::vector<int> ParticleAssembly::CandidateTerms(const Eigen::VectorXd& q) const {
+  std::vector<int> active;
+  const Eigen::VectorXd x = reference_ + q;
+  if (!x.allFinite() || terms_.empty()) {  // NaN/Inf state: the full loop (it propagates the NaN as before)
+    active.resize(terms_.size());
+    for (size_t k = 0; k < terms_.size(); ++k) active[k] = static_cast<int>(k);
+    return active;
+  }
+  const std::vector<std::pair<int, int>> near =
+      CellList::PairsWithin(dim_, std::span<const double>(x.data(), static_cast<size_t>(x.size())), cutoff_);
+  for (const auto& [i, j] : near) {
+    const auto& p = partners_[static_cast<size_t>(i)];
+    for (auto it = std::lower_bound(p.begin(), p.end(), std::make_pair(j, -1)); it != p.end() && it->first == j; ++it)
+      active.push_back(it->second);
+  }
+  std::sort(active.begin(), active.end());  // the order of the full loop
+  return active;
+}
+
+std::optional<std::vector<int>> ParticleAssembly::CandidateTermsBetween(const Eigen::VectorXd& q0,
+                                                                         const Eigen::VectorXd& q1) const {
+  if (!broad_phase_) return std::nullopt;
+  const std::vector<int> a = CandidateTerms(q0), b = CandidateTerms(q1);
+  std::vector<int> both;
+  both.reserve(a.size() + b.size());
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+  return both;
+}
+
+double ParticleAssembly::Potential(const Eigen::VectorXd& q) const {
+  if (!broad_phase_) return StructurePotential(*this, q);
+  const std::vector<int> active = CandidateTerms(q);
+  return StructurePotential(*this, q, &active);
+}
+
+void ParticleAssembly::PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const {
+  if (!broad_phase_) return StructurePotentialGradient(*this, q, g);
+  const std::vector<int> active = CandidateTerms(q);
+  StructurePotentialGradient(*this, q, g, &active);
+}
+
+Eigen::SparseMatrix<double> ParticleAssembly::PotentialHessian(const Eigen::VectorXd& q) const {
+  if (!broad_phase_) return StructurePotentialHessian(*this, q);
+  const std::vector<int> active = CandidateTerms(q);
+  return StructurePotentialHessian(*this, q, &active);
+}
+
+Eigen::SparseMatrix<double> ParticleAssembly::DampingMatrix(const Eigen::VectorXd& q) const {
+  if (!broad_phase_) return StructureDampingMatrix(*this, q);
+  const std::vector<int> active = CandidateTerms(q);
+  return StructureDampingMatrix(*this, q, &active);
 }
 
 Eigen::VectorXd ParticleAssembly::MassDiagonal() const {

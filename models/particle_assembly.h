@@ -10,6 +10,11 @@
 //   P = Σ m_b v_b            (linear momentum; scale Σ m_b |v_b| because P may vanish)
 //   L = Σ m_b (x_b − x_G) × v_b  about the centre of mass x_G (dim = 2, 3; scale Σ m_b |x_b − x_G| |v_b|)
 // The contact list (pairs that may touch) is fixed at construction. Isolated system: no walls, no gravity.
+// Broad phase: when the list is long (more than 4 terms per body, e.g. disk_cloud's all pairs), V, ∇V, ∇²V
+// and C(q) sum only over the terms whose bodies are within max(R_a + R_b)(1 + 1e-6) of each other, found by a
+// cell list (lib/geometry/cell_list.h) in O(N) per evaluation, in ascending term order: bitwise the same sums
+// as the full loop (terms with δ ≤ 0 add nothing). The dense per-contact interface (ContactOverlaps,
+// num_contacts, ContactTerms for the conserving schemes) still covers every term of the list.
 #pragma once
 
 #include <memory>
@@ -27,16 +32,23 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   int num_bodies() const { return static_cast<int>(mass_.size()); }
 
   Eigen::VectorXd MassDiagonal() const override;
-  double Potential(const Eigen::VectorXd& q) const override { return StructurePotential(*this, q); }
-  void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const override {
-    StructurePotentialGradient(*this, q, g);
-  }
-  Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const override {
-    return StructurePotentialHessian(*this, q);
-  }
-  Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const override {
-    return StructureDampingMatrix(*this, q);
-  }
+  double Potential(const Eigen::VectorXd& q) const override;
+  void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const override;
+  Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const override;
+  Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const override;
+
+  /// Whether V, ∇V, ∇²V and C(q) use the cell-list broad phase (on by default when the contact list has more
+  /// than 4 terms per body). Off gives the full loop over every term: the pre-cell-list path, kept for the
+  /// bitwise-identity test and the benchmark (both paths give bitwise the same results).
+  bool broad_phase() const { return broad_phase_; }
+  void set_broad_phase(bool on) { broad_phase_ = on; }
+  /// Indices of the terms whose bodies are within the broad-phase cutoff at q, ascending (for tests); every
+  /// term with δ > 0 is among them. Falls back to every term when a coordinate is not finite.
+  std::vector<int> CandidateTerms(const Eigen::VectorXd& q) const;
+  /// CandidateTerms(q0) ∪ CandidateTerms(q1), ascending (nullopt, i.e. every term, with the broad phase off):
+  /// the conserving schemes' discrete gradient then also skips the far pairs, bitwise identically.
+  std::optional<std::vector<int>> CandidateTermsBetween(const Eigen::VectorXd& q0,
+                                                        const Eigen::VectorXd& q1) const override;
   bool velocity_dependent_forces() const override { return damped_; }
 
   int num_contacts() const override { return static_cast<int>(terms_.size()); }
@@ -78,6 +90,10 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   DampedNormalLaw law_;
   bool damped_ = false;  ///< law_.damping is not "none" (cached: asked every step)
   std::vector<ContactTerm> terms_;
+  bool broad_phase_ = false;
+  double cutoff_ = 0.0;  ///< broad-phase range: max (R_a + R_b) · (1 + 1e-6)
+  /// partners_[a]: (b, term index) for every term on bodies {a, b} with a < b, sorted.
+  std::vector<std::vector<std::pair<int, int>>> partners_;
 };
 
 }  // namespace impactlab

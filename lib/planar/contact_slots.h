@@ -3,8 +3,11 @@
 //   slots W·N .. W·N+N(N−1)/2−1: body pair (i, j), i < j, in lexicographic order
 // Broad phase: bounding circles (radius R_i = max semi-axis): a wall slot is a candidate when
 // n·(x_i − p) < R_i, a pair when |x_i − x_j| < R_i + R_j, at either of the two configurations. This is a
-// superset of the slots in contact at either configuration. Cost O(W N + N²) per call — all pairs, meant
-// for N ≤ 50 (1225 pair tests, negligible against the narrow phase); a cell list would make it O(N).
+// superset of the slots in contact at either configuration. The pair tests run on the pairs that the
+// cell list (lib/geometry/cell_list.h) finds within max (R_i + R_j) at each configuration: cost O(W N + N)
+// per call instead of O(W N + N²), the same slots in the same (ascending) order as the all-pairs loop
+// (CandidatesAllPairs, kept as the reference and as the fallback for a non-finite configuration).
+// The slot enumeration itself (num_slots = W N + N(N−1)/2) stays dense.
 #pragma once
 
 #include <Eigen/Core>
@@ -31,9 +34,14 @@ class ContactSlots {
   /// Bounding-circle broad phase at q_a and q_b (union), appended sorted to `out` (cleared first).
   void Candidates(const std::vector<double>& radii, const std::vector<Wall>& walls, const Eigen::VectorXd& q_a,
                   const Eigen::VectorXd& q_b, std::vector<int>& out) const;
+  /// The same candidates by testing every slot (O(W N + N²)): the reference for tests.
+  void CandidatesAllPairs(const std::vector<double>& radii, const std::vector<Wall>& walls, const Eigen::VectorXd& q_a,
+                          const Eigen::VectorXd& q_b, std::vector<int>& out) const;
+  /// Slot of the body pair (i, j), i < j.
+  int PairSlot(int i, int j) const;
 
  private:
-  int num_bodies_ = 0;
+  int num_bodies_ = 0, num_walls_ = 0;
   std::vector<SlotParticipants> slots_;
 };
 

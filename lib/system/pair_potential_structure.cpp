@@ -41,45 +41,61 @@ double ContactOverlap(const ContactTerm& t, const Eigen::VectorXd& q) {
   return PairGap(t, q);
 }
 
-double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd& q) {
+namespace {
+
+// Visits every term of s (subset == nullptr) or the terms subset[0], subset[1], ... in that order.
+template <class Visit>
+void ForEachTerm(const PairPotentialStructure& s, const std::vector<int>* subset, Visit&& visit) {
+  const auto& terms = s.ContactTerms();
+  if (subset == nullptr) {
+    for (const auto& t : terms) visit(t);
+  } else {
+    for (const int k : *subset) visit(terms[static_cast<size_t>(k)]);
+  }
+}
+
+}  // namespace
+
+double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd& q, const std::vector<int>* subset) {
   double v = 0.0;
-  for (const auto& t : s.ContactTerms()) {
+  ForEachTerm(s, subset, [&](const ContactTerm& t) {
     const double delta = ContactOverlap(t, q);
     if (delta > 0.0) v += t.elastic->Potential(delta);
-  }
+  });
   const Eigen::VectorXd b = s.LinearPotentialCoefficients();
   if (b.size() > 0) v += b.dot(q);
   return v;
 }
 
 void StructurePotentialGradient(const PairPotentialStructure& s, const Eigen::VectorXd& q,
-                                Eigen::Ref<Eigen::VectorXd> gradient) {
+                                Eigen::Ref<Eigen::VectorXd> gradient, const std::vector<int>* subset) {
   gradient.setZero();
-  for (const auto& t : s.ContactTerms()) {
+  ForEachTerm(s, subset, [&](const ContactTerm& t) {
     const double delta = ContactOverlap(t, q);
-    if (delta <= 0.0) continue;
+    if (delta <= 0.0) return;
     const double f = t.elastic->Force(delta);  // W'(δ)
     if (t.kind == ContactTerm::Kind::kWall) {
       for (const auto& [j, g] : t.wall_gradient) gradient[j] += f * g;
     } else {
       const SmallVector d = SmallPairSeparation(t, q);
       const double r = d.norm();
-      if (r == 0.0) continue;  // coincident centres: direction undefined, no force
+      if (r == 0.0) return;  // coincident centres: direction undefined, no force
       // ∇_b δ = −d/r, ∇_a δ = +d/r
       gradient.segment(t.first_b, t.dim) -= f * d / r;
       gradient.segment(t.first_a, t.dim) += f * d / r;
     }
-  }
+  });
   const Eigen::VectorXd b = s.LinearPotentialCoefficients();
   if (b.size() > 0) gradient += b;
 }
 
-Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q) {
+Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                      const std::vector<int>* subset) {
   std::vector<Eigen::Triplet<double>> trip;
   auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
-  for (const auto& t : s.ContactTerms()) {
+  ForEachTerm(s, subset, [&](const ContactTerm& t) {
     const double delta = ContactOverlap(t, q);
-    if (delta <= 0.0) continue;
+    if (delta <= 0.0) return;
     const double f = t.elastic->Force(delta), k = t.elastic->Stiffness(delta);
     if (t.kind == ContactTerm::Kind::kWall) {
       for (const auto& [i, gi] : t.wall_gradient)
@@ -87,38 +103,39 @@ Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructu
     } else {
       const Eigen::VectorXd d = PairSeparation(t, q);
       const double r = d.norm();
-      if (r == 0.0) continue;
+      if (r == 0.0) return;
       const Eigen::VectorXd n = d / r;
       // block on (b, b): W'' n nᵀ − W' (I − n nᵀ)/r   (∇²_bb δ = −(I − n nᵀ)/r)
       const Eigen::MatrixXd nn = n * n.transpose();
       const Eigen::MatrixXd kbb = k * nn - f * (Eigen::MatrixXd::Identity(t.dim, t.dim) - nn) / r;
       AddPairBlock(t, kbb, add);
     }
-  }
+  });
   Eigen::SparseMatrix<double> h(q.size(), q.size());
   h.setFromTriplets(trip.begin(), trip.end());
   return h;
 }
 
-Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q) {
+Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                   const std::vector<int>* subset) {
   std::vector<Eigen::Triplet<double>> trip;
   auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
-  for (const auto& t : s.ContactTerms()) {
+  ForEachTerm(s, subset, [&](const ContactTerm& t) {
     const double delta = ContactOverlap(t, q);
-    if (delta <= 0.0) continue;
+    if (delta <= 0.0) return;
     const double c = t.damping->Coefficient(delta);
-    if (c == 0.0) continue;
+    if (c == 0.0) return;
     if (t.kind == ContactTerm::Kind::kWall) {
       for (const auto& [i, gi] : t.wall_gradient)
         for (const auto& [j, gj] : t.wall_gradient) add(i, j, c * gi * gj);
     } else {
       const Eigen::VectorXd d = PairSeparation(t, q);
       const double r = d.norm();
-      if (r == 0.0) continue;
+      if (r == 0.0) return;
       const Eigen::VectorXd n = d / r;
       AddPairBlock(t, Eigen::MatrixXd(c * n * n.transpose()), add);
     }
-  }
+  });
   Eigen::SparseMatrix<double> c(q.size(), q.size());
   c.setFromTriplets(trip.begin(), trip.end());
   return c;

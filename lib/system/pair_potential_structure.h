@@ -18,6 +18,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,15 @@ class PairPotentialStructure {
   virtual const std::vector<ContactTerm>& ContactTerms() const = 0;
   /// b in V_lin = bᵀq [N]; an empty vector means b = 0.
   virtual Eigen::VectorXd LinearPotentialCoefficients() const { return {}; }
+  /// Optional broad phase for the discrete gradient between two configurations
+  /// (integrators/contact_term_discrete_force.h): ascending indices into ContactTerms() of every term that
+  /// can contribute there (for a pair term: δ > 0 at q0 or at q1), or nullopt (the default) for all terms.
+  virtual std::optional<std::vector<int>> CandidateTermsBetween(const Eigen::VectorXd& q0,
+                                                                const Eigen::VectorXd& q1) const {
+    (void)q0;
+    (void)q1;
+    return std::nullopt;
+  }
 };
 
 /// x_b − x_a of a pair term at q (offset included).
@@ -59,15 +69,23 @@ double PairGap(const ContactTerm& term, const Eigen::VectorXd& q);
 /// δ of one term at q.
 double ContactOverlap(const ContactTerm& term, const Eigen::VectorXd& q);
 
+// The four sums below run over all terms, or, with `subset`, over the terms subset[0], subset[1], ... (indices
+// into s.ContactTerms(), ascending) in that order. Terms with δ ≤ 0 add nothing (not even a +0.0), so a broad
+// phase whose ascending subset holds every term with δ > 0 gives bitwise the same result as the full sum
+// (ParticleAssembly's cell list, lib/geometry/cell_list.h).
+
 /// V(q) = Σ W_k(δ_k) + bᵀq.
-double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd& q);
+double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                          const std::vector<int>* subset = nullptr);
 /// ∇V(q) (written into `gradient`, which must have q's size).
 void StructurePotentialGradient(const PairPotentialStructure& s, const Eigen::VectorXd& q,
-                                Eigen::Ref<Eigen::VectorXd> gradient);
+                                Eigen::Ref<Eigen::VectorXd> gradient, const std::vector<int>* subset = nullptr);
 /// ∇²V(q), sparse: W'' ∇δ∇δᵀ + W' ∇²δ per term.
-Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q);
+Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                      const std::vector<int>* subset = nullptr);
 /// C(q) = Σ C_k(δ_k) ∇δ_k ∇δ_kᵀ ⪰ 0, sparse.
-Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q);
+Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                   const std::vector<int>* subset = nullptr);
 /// Throws InvalidParameter when a term is malformed (null law, index out of range, dim < 1).
 void ValidateContactTerms(const PairPotentialStructure& s, Eigen::Index num_coordinates);
 

@@ -37,6 +37,28 @@ TEST_CASE("bench: peers and exact groups report their keys, like-for-like checks
   CHECK(r["targets"].size() == 4);  // hand loop (2), odeint, exact restitution
 }
 
+TEST_CASE("bench: the cells group reports disk_cloud ns per particle-step for both broad phases, same results") {
+  bench::BenchOptions o;
+  o.quick = true;
+  o.repetitions = 1;
+  o.progress = false;
+  o.only = {"cells"};
+  const nlohmann::json r = bench::RunBenchSuite(o);
+  REQUIRE(r.contains("disk_cloud_ns_per_particle_step"));
+  const auto& d = r["disk_cloud_ns_per_particle_step"];
+  for (const char* name : {"cell_list", "all_pairs"})
+    for (const char* n : {"100", "400", "growth_100_to_400"}) {
+      CAPTURE(name);
+      CAPTURE(n);
+      CHECK(d[name][n].get<double>() > 0.0);
+    }
+  CHECK(d["all_pairs_vs_cell_list_ratio_400"].get<double>() > 0.0);
+  // Like for like: the cell-list and all-pairs runs end in bitwise the same state.
+  CHECK(r["disk_cloud_ns_per_particle_step_spread"]["same_result"]["100"].get<bool>());
+  CHECK(r["disk_cloud_ns_per_particle_step_spread"]["same_result"]["400"].get<bool>());
+  CHECK(r["targets"].size() == 2);
+}
+
 TEST_CASE("bench: unknown group or integrator is named") {
   bench::BenchOptions o;
   o.progress = false;

@@ -17,7 +17,7 @@
 namespace impactlab::bench {
 namespace {
 
-const std::vector<std::string> kGroups = {"peers", "models", "implicit", "chain", "exact", "sweep"};
+const std::vector<std::string> kGroups = {"peers", "models", "implicit", "chain", "cells", "exact", "sweep"};
 
 bool Selected(const BenchOptions& o, const std::string& group) {
   return o.only.empty() || std::find(o.only.begin(), o.only.end(), group) != o.only.end();
@@ -54,7 +54,7 @@ void ValidateBenchOptions(const BenchOptions& o) {
   if (o.repetitions < 1) throw InvalidParameter("--repetitions", o.repetitions, ">= 1");
   for (const auto& g : o.only)
     if (std::find(kGroups.begin(), kGroups.end(), g) == kGroups.end())
-      throw InvalidParameter("--only", g, "one of peers, models, implicit, chain, exact, sweep");
+      throw InvalidParameter("--only", g, "one of peers, models, implicit, chain, cells, exact, sweep");
   for (const auto& name : o.integrators) (void)IntegratorRegistry().Get(name);  // unknown names fail first
 }
 
@@ -111,6 +111,27 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     }
     out["chain_ns_per_bead_step"] = per_bead;
     out["chain_ns_per_bead_step_spread"] = chain;
+  }
+  if (Selected(o, "cells")) {
+    // disk_cloud (2-D, velocity Verlet): the cell-list broad phase keeps ns per particle-step flat in N; the
+    // all-pairs loop grows ∝ N. N ≤ 400 is the model's cap (its dense contact list has N(N−1)/2 terms).
+    const nlohmann::json cloud = RunDiskCloudScaling({100, 400}, slow, o.progress);
+    nlohmann::json per_particle;
+    for (const char* name : {"cell_list", "all_pairs"}) {
+      const auto& by_n = cloud[name];
+      for (const auto& [n, spread] : by_n.items()) per_particle[name][n] = spread["median"];
+      per_particle[name]["growth_100_to_400"] =
+          by_n["400"]["median"].get<double>() / by_n["100"]["median"].get<double>();
+    }
+    const double growth = per_particle["cell_list"]["growth_100_to_400"];
+    const double speedup = cloud["all_pairs"]["400"]["median"].get<double>() / cloud["cell_list"]["400"]["median"].get<double>();
+    per_particle["all_pairs_vs_cell_list_ratio_400"] = speedup;
+    AddTarget(targets, "disk_cloud_ns_per_particle_step.cell_list (N = 400 vs 100)", growth, "<= 1.25", growth <= 1.25,
+              "velocity Verlet, cell-list broad phase");
+    AddTarget(targets, "disk_cloud all_pairs / cell_list (N = 400)", speedup, ">= 2", speedup >= 2.0,
+              "same run; bitwise-identical results");
+    out["disk_cloud_ns_per_particle_step"] = per_particle;
+    out["disk_cloud_ns_per_particle_step_spread"] = cloud;
   }
   if (Selected(o, "exact")) {
     if (o.progress) std::cerr << "bench: exact solution vs CVODE\n";
@@ -178,6 +199,16 @@ std::string FormatBenchReport(const nlohmann::json& r) {
     for (const auto& [name, v] : r["chain_ns_per_bead_step"].items())
       os << "| " << name << " | " << v["100"].get<double>() << " | " << v["1000"].get<double>() << " | "
          << v["10000"].get<double>() << " | " << v["growth_100_to_10000"].get<double>() << " |\n";
+    os << "\n";
+  }
+  if (r.contains("disk_cloud_ns_per_particle_step")) {
+    os << "## Disk cloud (velocity Verlet): ns per particle-step\n\n| broad phase | N = 100 | N = 400 | growth 100→400 |\n"
+       << "|---|---|---|---|\n";
+    for (const char* name : {"cell_list", "all_pairs"}) {
+      const auto& v = r["disk_cloud_ns_per_particle_step"][name];
+      os << "| " << name << " | " << v["100"].get<double>() << " | " << v["400"].get<double>() << " | "
+         << v["growth_100_to_400"].get<double>() << " |\n";
+    }
     os << "\n";
   }
   if (r.contains("exact")) {

@@ -35,4 +35,10 @@ nlohmann::json RunSimoTarnowVsVerlet(const TimingOptions& options);
 /// ns per bead-step of velocity Verlet and Simo–Tarnow on the Hertz bead chain for each N.
 nlohmann::json RunChainScaling(const std::vector<int>& sizes, const TimingOptions& options, bool progress);
 
+/// ns per particle-step of velocity Verlet on disk_cloud.toml with num_disks = N, from its initial state, with
+/// the cell-list broad phase ("cell_list", the default) and with the full loop over all N(N−1)/2 pairs
+/// ("all_pairs", ParticleAssembly::set_broad_phase(false)), same run: {cell_list: {N: spread}, all_pairs: ...,
+/// same_result: {N: both paths end in bitwise the same q}}.
+nlohmann::json RunDiskCloudScaling(const std::vector<int>& sizes, const TimingOptions& options, bool progress);
+
 }  // namespace impactlab::bench
