@@ -18,8 +18,9 @@ void FirstOrderForm::Unpack(const double* y, double t, MechanicalState& s) const
 }
 
 void FirstOrderForm::Rhs(const MechanicalSystem& system, const double* y, double t, double* dydt,
-                         MechanicalState& scratch) const {
+                         MechanicalState& scratch, const MechanicalState* step_start) const {
   Unpack(y, t, scratch);
+  if (step_start != nullptr && nz_ > 0) system.UpdateHistory(*step_start, scratch);
   Eigen::Map<Eigen::VectorXd> q_dot(dydt, nq_), v_dot(dydt + nq_, nv_), z_dot(dydt + nq_ + nv_, nz_);
   system.PositionRate(scratch, q_dot);
   system.Acceleration(scratch, v_dot);

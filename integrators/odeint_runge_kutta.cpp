@@ -84,7 +84,7 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
   long evaluations = 0;
   auto rhs = [&](const OdeState& x, OdeState& dxdt, double t) {
     ++evaluations;
-    form.Rhs(system, x.data(), t, dxdt.data(), scratch);
+    form.Rhs(system, x.data(), t, dxdt.data(), scratch, &before);
   };
   const double t0 = state.t;
   StepResult result;
@@ -150,7 +150,6 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
 }
 
 std::optional<MechanicalState> OdeintRungeKutta::Interpolate(const MechanicalSystem& system, double t) const {
-  (void)system;
   if (method_ != OdeintMethod::kDopri5 || work_->segments.empty()) return std::nullopt;
   for (const auto& seg : work_->segments) {
     if (t < seg.t_old || t > seg.t_new) continue;
@@ -160,6 +159,7 @@ std::optional<MechanicalState> OdeintRungeKutta::Interpolate(const MechanicalSys
     const FirstOrderForm form(work_->shape);
     MechanicalState s = work_->shape;
     form.Unpack(x.data(), t, s);
+    if (s.z.size() > 0) system.UpdateHistory(step_start(), s);  // the history the stages saw (first_order_form.h)
     return s;
   }
   return std::nullopt;
