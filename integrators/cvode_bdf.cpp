@@ -30,6 +30,7 @@ struct CvodeBdf::Impl {
   const MechanicalSystem* system = nullptr;
   std::unique_ptr<FirstOrderForm> form;
   MechanicalState scratch;
+  const MechanicalState* step_start = nullptr;  // stage history origin (first_order_form.h)
   MechanicalState last;  // state CVODE's history ends at
   long rhs_evals_seen = 0, steps_seen = 0, nonlin_seen = 0, jac_seen = 0, fails_seen = 0;
   std::vector<double> overlap, rate;
@@ -51,7 +52,8 @@ struct CvodeBdf::Impl {
 
   static int Rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
     auto* self = static_cast<Impl*>(user);
-    self->form->Rhs(*self->system, N_VGetArrayPointer(y), t, N_VGetArrayPointer(ydot), self->scratch);
+    self->form->Rhs(*self->system, N_VGetArrayPointer(y), t, N_VGetArrayPointer(ydot), self->scratch,
+                    self->step_start);
     for (sunindextype i = 0; i < N_VGetLength(ydot); ++i)
       if (!std::isfinite(N_VGetArrayPointer(ydot)[i])) return 1;  // recoverable: CVODE retries smaller
     return 0;
@@ -121,6 +123,7 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
     }
   }
   const MechanicalState& before = step_start();  // kept by Step()
+  m.step_start = &before;
   const double t_out = state.t + h;
   StepResult result;
   sunrealtype t_reached = state.t;
