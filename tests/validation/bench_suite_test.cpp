@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bench/bench_suite.h"
+#include "bench/matched_energy_benchmark.h"
 #include "core/errors.h"
 
 using namespace impactlab;
@@ -67,4 +68,35 @@ TEST_CASE("bench: unknown group or integrator is named") {
   o.only = {"models"};
   o.integrators = {"velocty_verlet"};
   CHECK_THROWS_AS(bench::RunBenchSuite(o), InvalidParameter);
+}
+
+TEST_CASE("bench: matched energy accuracy picks the cheapest setting of each ladder that meets the tolerance") {
+  bench::MatchedEnergyOptions m;
+  m.num_beads = 10;
+  m.contact_durations = 2.0;
+  m.integrators = {"velocity_verlet", "simo_tarnow", "dopri5"};
+  bench::TimingOptions timing;
+  timing.repetitions = 1;
+  timing.min_seconds = 0.0;
+  const nlohmann::json r = bench::RunMatchedEnergyAccuracy(m, timing, false);
+  const double tol = r["problem"]["energy_tolerance"].get<double>();
+  CHECK(tol == 1e-8);
+  CHECK(r["problem"]["two_bead_contact_time_s"].get<double>() > 0.0);
+  for (const char* name : {"velocity_verlet", "simo_tarnow", "dopri5"}) {
+    CAPTURE(name);
+    const auto& row = r["schemes"][name];
+    REQUIRE_FALSE(row.contains("skipped"));
+    CHECK(row["max_energy_error"].get<double>() <= tol);
+    CHECK(r["matched_energy_accuracy_s"][name].get<double>() > 0.0);
+  }
+  // Velocity Verlet: every coarser step of the halving ladder was tried and missed the tolerance.
+  const auto& vv = r["schemes"]["velocity_verlet"];
+  REQUIRE(vv.contains("tried"));
+  for (const auto& t : vv["tried"]) {
+    CHECK(t["dt"].get<double>() > vv["dt"].get<double>());
+    if (!t["max_energy_error"].is_null()) CHECK(t["max_energy_error"].get<double>() > tol);
+  }
+  // Simo–Tarnow conserves the energy of the undamped chain to round-off at the coarsest step it survives.
+  CHECK(r["schemes"]["simo_tarnow"]["max_energy_error"].get<double>() < 1e-12);
+  CHECK(r["matched_energy_accuracy_vs_verlet_ratio"]["velocity_verlet"].get<double>() == 1.0);
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "bench/exact_benchmarks.h"
+#include "bench/matched_energy_benchmark.h"
 #include "bench/model_benchmarks.h"
 #include "bench/peer_benchmarks.h"
 #include "bench/sweep_benchmark.h"
@@ -17,7 +18,7 @@
 namespace impactlab::bench {
 namespace {
 
-const std::vector<std::string> kGroups = {"peers", "models", "implicit", "chain", "cells", "exact", "sweep"};
+const std::vector<std::string> kGroups = {"peers", "models", "implicit", "chain", "cells", "exact", "sweep", "matched"};
 
 bool Selected(const BenchOptions& o, const std::string& group) {
   return o.only.empty() || std::find(o.only.begin(), o.only.end(), group) != o.only.end();
@@ -54,7 +55,7 @@ void ValidateBenchOptions(const BenchOptions& o) {
   if (o.repetitions < 1) throw InvalidParameter("--repetitions", o.repetitions, ">= 1");
   for (const auto& g : o.only)
     if (std::find(kGroups.begin(), kGroups.end(), g) == kGroups.end())
-      throw InvalidParameter("--only", g, "one of peers, models, implicit, chain, cells, exact, sweep");
+      throw InvalidParameter("--only", g, "one of peers, models, implicit, chain, cells, exact, sweep, matched");
   for (const auto& name : o.integrators) (void)IntegratorRegistry().Get(name);  // unknown names fail first
 }
 
@@ -151,6 +152,18 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     AddTarget(targets, "sweep_speedup_2_threads", s, ">= 1.8", s >= 1.8,
               std::thread::hardware_concurrency() < 2 ? "fewer than 2 hardware threads" : "");
   }
+  if (Selected(o, "matched")) {
+    // Work at matched energy accuracy (issue 19 item 7): wall time each scheme needs to keep max |ΔE|/E₀ ≤ 1e-8
+    // on the undamped 100-bead chain over 100 contact durations (quick: 10). Reported, no target.
+    MatchedEnergyOptions m;
+    m.integrators = o.integrators;
+    if (o.quick) m.contact_durations = 10.0;
+    const nlohmann::json me = RunMatchedEnergyAccuracy(m, slow, o.progress);
+    out["matched_energy"] = me;
+    if (me.contains("matched_energy_accuracy_s")) out["matched_energy_accuracy_s"] = me["matched_energy_accuracy_s"];
+    if (me.contains("matched_energy_accuracy_vs_verlet_ratio"))
+      out["matched_energy_accuracy_vs_verlet_ratio"] = me["matched_energy_accuracy_vs_verlet_ratio"];
+  }
   if (Selected(o, "models")) {
     std::vector<std::string> names = o.integrators;
     if (names.empty())
@@ -226,6 +239,29 @@ std::string FormatBenchReport(const nlohmann::json& r) {
        << s["wall_s_1_thread"].get<double>() << " s, 2 threads " << s["wall_s_2_threads"].get<double>()
        << " s, speedup " << s["sweep_speedup_2_threads"].get<double>()
        << ", results identical: " << (s["identical_results"].get<bool>() ? "yes" : "NO") << "\n\n";
+  }
+  if (r.contains("matched_energy")) {
+    const auto& m = r["matched_energy"];
+    const auto& pr = m["problem"];
+    os << "## Work at matched energy accuracy: max |E - E0|/E0 <= " << pr["energy_tolerance"].get<double>() << " on the "
+       << pr["num_beads"].get<int>() << "-bead Hertz chain over " << pr["contact_durations"].get<double>()
+       << " contact durations (t_c = " << pr["two_bead_contact_time_s"].get<double>() << " s)\n\n"
+       << "| scheme | setting | max energy error | steps | wall time [s] (min .. max) | vs velocity_verlet |\n"
+       << "|---|---|---|---|---|---|\n";
+    for (const auto& [name, row] : m["schemes"].items()) {
+      if (row.contains("skipped")) {
+        os << "| " << name << " | " << row["skipped"].get<std::string>() << " | | | | |\n";
+        continue;
+      }
+      const bool adaptive = row.contains("rtol");
+      os << "| " << name << " | " << (adaptive ? "rtol " : "dt ") << row[adaptive ? "rtol" : "dt"].get<double>()
+         << " | " << row["max_energy_error"].get<double>() << " | " << row["steps"].get<long>() << " | "
+         << spread(row["seconds"]) << " | ";
+      if (m.contains("matched_energy_accuracy_vs_verlet_ratio") && m["matched_energy_accuracy_vs_verlet_ratio"].contains(name))
+        os << m["matched_energy_accuracy_vs_verlet_ratio"][name].get<double>();
+      os << " |\n";
+    }
+    os << "\n";
   }
   if (r.contains("models")) {
     os << "## ns per step (median over repetitions; Newton iterations per step for implicit schemes)\n\n";

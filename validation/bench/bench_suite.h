@@ -17,7 +17,7 @@ struct BenchOptions {
   bool quick = false;                    ///< fewer repetitions, shorter runs
   int repetitions = 7;                   ///< per timing (quick: 3)
   std::vector<std::string> integrators;  ///< model matrix integrators (empty: every registered one)
-  std::vector<std::string> only;         ///< groups: peers, models, implicit, chain, cells, exact, sweep (empty: all)
+  std::vector<std::string> only;         ///< groups: peers, models, implicit, chain, cells, exact, sweep, matched (empty: all)
   bool progress = true;                  ///< progress lines on stderr
 };
 

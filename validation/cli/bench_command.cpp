@@ -23,7 +23,7 @@ void AddBenchCommand(CLI::App& app, Action& action) {
   sub->add_flag("--json", args->json, "print the result JSON on stdout (tables otherwise)");
   sub->add_flag("--quick", args->quick, "fewer repetitions and shorter runs");
   sub->add_option("--repetitions", args->repetitions, "repetitions per timing (>= 1, default 7)");
-  sub->add_option("--only", args->only, "groups to run: peers, models, implicit, chain, cells, exact, sweep (repeatable)");
+  sub->add_option("--only", args->only, "groups to run: peers, models, implicit, chain, cells, exact, sweep, matched (repeatable)");
   sub->add_option("--integrator", args->integrators, "integrators of the per-model table (repeatable; default all)");
   sub->add_option("--out", args->out, "also write the JSON to this file (atomically)");
   sub->callback([&action, args] {
