@@ -89,7 +89,11 @@ class RigidBodyContactResidual final : public NewtonSystem {
     const double scale = Residual(y, r, nullptr);
     if (j) {
       // Central differences, relative step ε^{1/3} of each unknown's magnitude (velocity units).
-      const double typical = v0_.lpNorm<Eigen::Infinity>() + length_ * omega0_.lpNorm<Eigen::Infinity>() + 1e-12;
+      // Typical size: the state's velocities plus what the start-of-step loads add over h.
+      const double typical = v0_.lpNorm<Eigen::Infinity>() + length_ * omega0_.lpNorm<Eigen::Infinity>() +
+                             (h_ / mass_) * load0_.force.lpNorm<Eigen::Infinity>() +
+                             length_ * h_ * load0_.torque_body.cwiseQuotient(inertia_).lpNorm<Eigen::Infinity>() +
+                             1e-12;
       Eigen::Matrix<double, 6, 6> dense;
       Eigen::VectorXd yp = y, ym = y, rp, rm;
       for (int i = 0; i < 6; ++i) {

@@ -12,7 +12,7 @@ Eigen::Vector3d Vee(const Eigen::Matrix3d& a) { return Eigen::Vector3d(a(2, 1), 
 }  // namespace
 
 TEST_CASE("cayley map: quaternion and matrix forms agree and are rotations") {
-  for (const Eigen::Vector3d theta : {Eigen::Vector3d(0.3, -0.2, 0.5), Eigen::Vector3d(1.7, 0.4, -2.2),
+  for (const Eigen::Vector3d& theta : {Eigen::Vector3d(0.3, -0.2, 0.5), Eigen::Vector3d(1.7, 0.4, -2.2),
                                       Eigen::Vector3d(0.0, 0.0, 0.0)}) {
     const Eigen::Matrix3d c = CayleyRotation(theta);
     CHECK((c - CayleyQuaternion(theta).toRotationMatrix()).lpNorm<Eigen::Infinity>() < 1e-15);
