@@ -4,7 +4,8 @@
 //    (central finite differences);
 //  • the energy balance E + D − E₀ closes to ≤ 1e-12 E₀ for spin about each world axis, damping on;
 //  • the undamped impact conserves E to the same level (no damper work to hide an error in);
-//  • observed order of the state at a fixed time inside the contact against a fine reference: 2 ± 0.15.
+//  • observed order of the state at a fixed time inside the contact against a fine reference: 2 ± 0.15 (with
+//    the full θ-gradient −dcay(θ/2)ᵀτ as g instead, the order measured 1.04–1.11: docs/rotation.md §6).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -83,8 +84,7 @@ TEST_CASE("rigid body contact: energy balance closes to 1e-12 for spin about eac
     CAPTURE(axis);
     MESSAGE("spin about axis " << axis << ": max |E + D - E0|/E0 = " << residual << ", D = " << end.dissipated);
     CHECK(residual <= 1e-12);
-    CHECK(end.dissipated > 1e-3 * model.TotalEnergy(model.InitialState()));  // the damper did work
-    CHECK(end.v[2] > 0.0);                                                    // it rebounded
+    CHECK(end.dissipated > 0.1 * model.TotalEnergy(model.InitialState()));  // the damper did work
   }
 }
 
@@ -99,7 +99,8 @@ TEST_CASE("rigid body contact: undamped impact conserves the energy") {
 
 TEST_CASE("rigid body contact: second order inside the contact against a fine reference") {
   const EllipsoidWallImpact3D model(SpinningImpact(0, 0.5));
-  const double t_end = 0.064;  // inside the first contact (it lasts ~0.12 s): no kink at δ = 0 in the window
+  // Inside the first contact (it lasts ~0.038 s at K_n = 1e3): no kink of W at δ = 0 after the first step.
+  const double t_end = 0.024;
   const double length = std::sqrt(model.PrincipalMoments().maxCoeff() / model.Mass());
   auto run = [&](int steps) {
     LiePoissonMidpoint scheme;
@@ -107,7 +108,7 @@ TEST_CASE("rigid body contact: second order inside the contact against a fine re
     for (int n = 0; n < steps; ++n) REQUIRE(scheme.Step(model, s, t_end / steps).status == StepStatus::kAccepted);
     return s;
   };
-  const MechanicalState ref = run(10240);
+  const MechanicalState ref = run(5120);  // its own error ~4e-9 (measured against 10240 steps)
   auto error = [&](const MechanicalState& s) {
     return (s.v.head<3>() - ref.v.head<3>()).norm() +
            length * (model.WorldAngularVelocity(s) - model.WorldAngularVelocity(ref)).norm();
