@@ -7,9 +7,9 @@
 //
 // Derivation of dcay (docs/rotation.md §6): with A = θ̂, d cay = (1 − A/2)⁻¹ dA (1 − A/2)⁻¹, so
 // cay⁻¹ d cay = M dA Mᵀ with M = (1 + A/2)⁻¹; M x̂ Mᵀ = det(M) (M⁻ᵀ x)^, det(1 + A/2) = 1 + |θ|²/4 and
-// M⁻ᵀ = 1 − A/2. [Iserles, Munthe-Kaas, Nørsett & Zanna 2000, Acta Numerica 9, §8.3 (the Cayley map and its
-// dexp-like derivative); Hairer, Lubich & Wanner 2006, §IV.8.3.] Tested against central finite differences
-// (tests/geometry/cayley_map_test.cpp).
+// M⁻ᵀ = 1 − A/2. [The Cayley map as a coordinate map on a Lie group and its trivialised derivative: Iserles,
+// Munthe-Kaas, Nørsett & Zanna 2000, Acta Numerica 9 (iserles2000); the derivation above is written out in
+// docs/rotation.md §6.] Tested against central finite differences (tests/geometry/cayley_map_test.cpp).
 #pragma once
 
 #include <Eigen/Core>
