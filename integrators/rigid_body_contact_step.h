@@ -8,8 +8,8 @@
 //   m (v_{n+1} − v_n) = h F̄,                     F̄ = −∇̄ₓV_n + F_d
 //   Π_{n+½} = Π_n + (h/2)(Π_{n+½} × Ω_{n+½} + τ̄),   τ̄ = −∇̄_θV_n + τ_d,    Π_{n+1} = 2Π_{n+½} − Π_n
 // with V_n(x, θ) = V(x, R_n cay(θ̂)) and ∇̄V_n its Gonzalez (1996) midpoint discrete gradient between (x_n, 0)
-// and (x_{n+1}, θ) in the metric W = diag(m, m, m, I₁, I₂, I₃) [Gonzalez 1996, J. Nonlinear Sci. 6, eq. (15);
-// docs/theory.md §7]:
+// and (x_{n+1}, θ) in the metric W = diag(m, m, m, I₁, I₂, I₃) [Gonzalez 1996, J. Nonlinear Sci. 6:449;
+// docs/theory.md §7; here with the metric W so that the units agree]:
 //   ξ = (Δx, θ),   ∇̄V_n = g + (ΔV − g·ξ) Wξ / (ξᵀWξ),   ΔV = V(x_{n+1}, R_{n+1}) − V(x_n, R_n)
 //   g = (−F_c(m), −τ_c(m)/(1 + |θ|²/16))   at the midpoint configuration m = (x_n + Δx/2, R_n cay(θ̂/2)).
 // g·ξ is exactly the derivative ∂V_n/∂s(sξ) at s = ½: ∇_θV_n(θ/2) = −dcay(θ/2)ᵀ τ_c and dcay(θ/2)ᵀ =
