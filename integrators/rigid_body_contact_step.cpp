@@ -55,7 +55,11 @@ class RigidBodyContactResidual final : public NewtonSystem {
     t.theta = h_ * t.omega_half;
     t.q1 = (q0_ * CayleyQuaternion(t.theta)).normalized();
     const Eigen::Vector3d x1 = x0_ + t.dx;
-    const double v1_potential = body_.ConservativeLoad(x1, t.q1.toRotationMatrix()).potential;
+    // V at the end exactly as the next step (q0_ below) and the ledger read the stored quaternion: normalized
+    // once more. Normalizing is not idempotent in floating point; without this the ΔV of successive steps do not
+    // telescope and the balance drifted by ~3e-17 E₀ per step in contact (measured, docs/rotation.md §6).
+    const Eigen::Quaterniond q1_read = Eigen::Quaterniond(t.q1.w(), t.q1.x(), t.q1.y(), t.q1.z()).normalized();
+    const double v1_potential = body_.ConservativeLoad(x1, q1_read.toRotationMatrix()).potential;
     const Eigen::Vector3d xm = x0_ + 0.5 * t.dx;
     const Eigen::Matrix3d rm = r0_ * CayleyRotation(0.5 * t.theta);
     const RigidBodyLoad mid = body_.ConservativeLoad(xm, rm);
