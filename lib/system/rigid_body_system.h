@@ -9,7 +9,10 @@
 //   (F_d, τ_d) = the non-conservative force [N] and body torque [N·m] at (x_G, R, v_G, Ω)
 //
 // The potential V must be the model's PotentialEnergy and (F_c, τ_c) its exact gradient (the scheme's energy
-// balance is exact only for the pair it is given); E = ½ m|v_G|² + ½ Ωᵀ I Ω + V. Integrators reach this by
+// balance is exact only for the pair it is given); E = ½ m|v_G|² + ½ Ωᵀ I Ω + V. PotentialEnergy(state) must
+// be ConservativeLoad(x_G, R(q/|q|)).potential with q/|q| as Eigen's Quaterniond::normalized() computes it: the
+// scheme evaluates V at the end of a step from the stored quaternion read back that way, so that the ΔV of
+// successive steps telescope to round-off (docs/rotation.md §6, "A round-off finding"). Integrators reach this by
 // dynamic_cast and know nothing else of the model [docs/architecture.md, "The seams"].
 #pragma once
 

@@ -10,6 +10,7 @@
 #include "models/ellipsoid_wall_impact_3d.h"
 #include "registry/registries.h"
 #include "run/scenario_runner.h"
+#include "support/run_impactlab.h"
 
 using namespace impactlab;
 
@@ -175,4 +176,20 @@ TEST_CASE("ellipsoid_wall_3d: in-plane spin reproduces planar ellipsoid_wall e_c
   CHECK(full["omega_after_y"].get<double>() == doctest::Approx(planar["omega_y_after"].get<double>()).epsilon(1e-9));
   CHECK(std::abs(full["omega_after_x"].get<double>()) < 1e-12);
   CHECK(std::abs(full["omega_after_z"].get<double>()) < 1e-12);
+}
+
+// The acceptance command of issue 15 (docs/rotation.md §6): the shipped scenario with the conserving rotation
+// scheme, spin about each world axis, energy balance residual ≤ 1e-12 relative, and the body rebounds.
+TEST_CASE("ellipsoid_wall_3d: shipped scenario with lie_poisson_midpoint closes the balance for each spin axis") {
+  for (const char* key : {"omega_x", "omega_y", "omega_z"}) {
+    const auto o = test::RunImpactlab(std::string("run ") + IMPACTLAB_SOURCE_DIR +
+                                      "/validation/scenarios/ellipsoid_wall_3d.toml --integrator lie_poisson_midpoint "
+                                      "--set " + key + "=4 --json --quiet");
+    CAPTURE(key);
+    REQUIRE(o.status == 0);
+    const auto run = nlohmann::json::parse(o.out)["runs"][0];
+    CHECK(run["energy_balance_residual_max"].get<double>() <= 1e-12);
+    CHECK(run["rebounds"].get<bool>());
+    CHECK(run["e_cn"].get<double>() == doctest::Approx(0.5).epsilon(0.01));
+  }
 }
