@@ -74,7 +74,7 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
                            state.q.size() != state.v.size()
                                ? "a model with q' = v and a constant mass matrix; this model rotates in 3-D with "
                                  "unit quaternions (q' = N(q) v), which needs a rotation-aware energy-momentum "
-                                 "scheme (lie_poisson_midpoint; torque-free bodies only so far, docs/rotation.md)"
+                                 "scheme (lie_poisson_midpoint, docs/rotation.md)"
                                : "a model exposing its constant mass matrix and contacts (ConstantMassSystem, "
                                  "DiscreteContactSystem or PlanarContactSystem)");
   const Eigen::Index n = state.v.size();

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "integrators/rigid_body_contact_step.h"
+#include "system/rigid_body_system.h"
 #include "system/rigid_rotation_system.h"
 
 namespace impactlab {
@@ -58,18 +60,25 @@ IntegratorTraits LiePoissonMidpoint::traits() const {
   t.library = "impactlab";
   t.reference =
       "implicit midpoint on the Lie-Poisson form of Euler's equations + Cayley attitude update (Hairer, Lubich & "
-      "Wanner 2006, §IV.2.1, §VII.5; Austin, Krishnaprasad & Wang 1993; Simo & Wong 1991); docs/rotation.md";
-  t.damping_treatment = "none: torque-free rigid body only";
+      "Wanner 2006, §IV.2.1, §VII.5; Austin, Krishnaprasad & Wang 1993; Simo & Wong 1991); with contact, Gonzalez "
+      "1996 midpoint discrete gradient in the Cayley coordinate of the step; docs/rotation.md";
+  t.damping_treatment =
+      "dampers at the midpoint configuration and velocity, their work booked exactly (rigid_body_contact_step.h)";
   return t;
 }
 
 StepResult LiePoissonMidpoint::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
+  if (const auto* loaded = dynamic_cast<const RigidBodySystem*>(&system)) {
+    const StepResult r = RigidBodyContactStep(*loaded, state, h, newton_, stats_, name());
+    if (r.status == StepStatus::kAccepted) loaded->UpdateHistory(step_start(), state);
+    return r;
+  }
   const auto* body = dynamic_cast<const RigidRotationSystem*>(&system);
   if (!body)
     throw InvalidParameter("integrator", "\"" + name() + "\"",
-                           "a torque-free rigid body (RigidRotationSystem: quaternion + body angular velocity); "
-                           "model \"" + system.name() +
-                               "\" is not one (contact forces and torques are not yet in this scheme)");
+                           "a single rigid body in quaternion coordinates (RigidRotationSystem: torque-free top, or "
+                           "RigidBodySystem: translating body with contact potential and dampers); model \"" +
+                               system.name() + "\" is neither");
   StepResult result;
   if (state.q.size() != 4 || state.v.size() != 3) {
     result.status = StepStatus::kFailed;

@@ -19,9 +19,11 @@
 // midpoint is "almost Poisson": Austin, Krishnaprasad & Wang 1993). The Cayley reconstruction of the attitude
 // is the one of the midpoint Lie algorithm family of Simo & Wong (1991) (there with the exponential map).
 //
-// Supports only a RigidRotationSystem (system/rigid_rotation_system.h): the torque-free body. Any other model is
-// refused with InvalidParameter naming what is missing (contact forces and torques on a rotating body are the
-// next part of issue 15).
+// Supports a RigidRotationSystem (system/rigid_rotation_system.h: the torque-free top, the step above) and a
+// RigidBodySystem (system/rigid_body_system.h: a body that translates and carries a contact potential and
+// dampers), for which the step adds the translation and the loads through a Gonzalez discrete gradient in the
+// step's Cayley coordinate and books the damper work exactly (integrators/rigid_body_contact_step.h;
+// docs/rotation.md §6). Any other model is refused with InvalidParameter naming what is missing.
 #pragma once
 
 #include "integrators/integrator.h"

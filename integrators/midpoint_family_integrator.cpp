@@ -164,8 +164,7 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
     throw InvalidParameter("integrator", "\"" + name() + "\" on model \"" + system.name() + "\"",
                            "a model with q' = v and a constant mass matrix; this model rotates in 3-D with unit "
                            "quaternions (q' = N(q) v, inertia not constant in these coordinates), which needs a "
-                           "rotation-aware energy-momentum scheme (lie_poisson_midpoint; torque-free bodies only "
-                           "so far, docs/rotation.md)");
+                           "rotation-aware energy-momentum scheme (lie_poisson_midpoint, docs/rotation.md)");
   const ConstantMassSystem& cms = RequireConstantMassSystem(system, name());
   Prepare(cms);
   const MechanicalState& before = step_start();  // the state at the start of this step (kept by Step)

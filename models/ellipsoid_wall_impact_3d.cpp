@@ -96,9 +96,13 @@ Eigen::Matrix3d EllipsoidWallImpact3D::WorldInertia(const Eigen::VectorXd& q) co
 }
 
 EllipsoidWall3DContactState EllipsoidWallImpact3D::ContactAt(const Eigen::VectorXd& q) const {
+  return ContactAt(Eigen::Vector3d(q.head<3>()), Orientation(q).toRotationMatrix());
+}
+
+EllipsoidWall3DContactState EllipsoidWallImpact3D::ContactAt(const Eigen::Vector3d& centre,
+                                                             const Eigen::Matrix3d& rotation) const {
   EllipsoidWall3DContactState c;
-  const Eigen::Vector3d centre = q.head<3>();
-  c.rotation = Orientation(q).toRotationMatrix();
+  c.rotation = rotation;
   c.geometry = EvaluateEllipsoidPlane(p_.shape, centre, c.rotation, kWall);
   c.response = law_.Evaluate(p_.shape, c.geometry, centre, kWall.normal);
   c.lever = (c.geometry.in_contact() ? c.geometry.section_centroid : c.geometry.support_point) - centre;
@@ -108,6 +112,30 @@ EllipsoidWall3DContactState EllipsoidWallImpact3D::ContactAt(const Eigen::Vector
     c.eta = damping_.Coefficient(c.m_n_star, c.k_eff);
   }
   return c;
+}
+
+RigidBodyLoad EllipsoidWallImpact3D::ConservativeLoad(const Eigen::Vector3d& centre,
+                                                      const Eigen::Matrix3d& rotation) const {
+  const auto g = EvaluateEllipsoidPlane(p_.shape, centre, rotation, kWall);
+  const auto response = law_.Evaluate(p_.shape, g, centre, kWall.normal);
+  RigidBodyLoad load;
+  load.potential = response.potential;
+  load.force = response.force;
+  load.torque_body = rotation.transpose() * response.torque;
+  return load;
+}
+
+RigidBodyDissipativeLoad EllipsoidWallImpact3D::DissipativeLoad(const Eigen::Vector3d& centre,
+                                                                const Eigen::Matrix3d& rotation,
+                                                                const Eigen::Vector3d& velocity,
+                                                                const Eigen::Vector3d& omega_body) const {
+  RigidBodyDissipativeLoad load;
+  const auto c = ContactAt(centre, rotation);
+  if (c.eta == 0.0) return load;
+  const double v_cn = kWall.normal.dot(velocity + (rotation * omega_body).cross(c.lever));
+  load.force = -c.eta * v_cn * kWall.normal;
+  load.torque_body = rotation.transpose() * c.lever.cross(load.force);
+  return load;
 }
 
 Eigen::Vector3d EllipsoidWallImpact3D::WorldAngularVelocity(const MechanicalState& s) const {

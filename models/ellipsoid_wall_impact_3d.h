@@ -13,6 +13,8 @@
 // Wall z = 0, n = e_z. Contact event function δ with the exact rate δ̇ = −n·(v_G + ω × r_s) (r_s: support
 // point), = −v_cn at δ = 0. The damper is active for δ ≥ 0 (docs/theory.md §12.2). Initial orientation
 // R₀ = R_x(tilt) R_y(θ) (θ about +y as in the planar model, then a tilt about +x).
+// A RigidBodySystem (system/rigid_body_system.h), so the rotation scheme lie_poisson_midpoint runs it with the
+// energy balance exact (docs/rotation.md §6).
 #pragma once
 
 #include <Eigen/Geometry>
@@ -20,7 +22,7 @@
 #include "contact/damping/contact_centric_damping.h"
 #include "contact/ecc_volume_law.h"
 #include "geometry/ellipsoid_plane_contact.h"
-#include "system/mechanical_system.h"
+#include "system/rigid_body_system.h"
 
 namespace impactlab {
 
@@ -48,7 +50,7 @@ struct EllipsoidWall3DContactState {
   double m_n_star = 0.0, k_eff = 0.0, eta = 0.0;
 };
 
-class EllipsoidWallImpact3D final : public MechanicalSystem {
+class EllipsoidWallImpact3D final : public RigidBodySystem {
  public:
   explicit EllipsoidWallImpact3D(EllipsoidWall3DParameters parameters);
 
@@ -70,7 +72,18 @@ class EllipsoidWallImpact3D final : public MechanicalSystem {
   std::vector<std::string> ObservableNames() const override;
   void Observe(const MechanicalState& s, std::vector<double>& values) const override;
 
+  // RigidBodySystem (the rotation scheme with contact, docs/rotation.md §6): V = K_n V_c, (F_c, τ_c) the ECC
+  // force and torque (their exact gradient, ecc_volume_law.h), (F_d, τ_d) the contact-centric damper.
+  double Mass() const override { return p_.mass; }
+  Eigen::Vector3d PrincipalMoments() const override { return inertia_; }
+  RigidBodyLoad ConservativeLoad(const Eigen::Vector3d& centre, const Eigen::Matrix3d& rotation) const override;
+  RigidBodyDissipativeLoad DissipativeLoad(const Eigen::Vector3d& centre, const Eigen::Matrix3d& rotation,
+                                           const Eigen::Vector3d& velocity,
+                                           const Eigen::Vector3d& omega_body) const override;
+
   EllipsoidWall3DContactState ContactAt(const Eigen::VectorXd& q) const;
+  /// Same at centre x_G and rotation R (orthogonal, body → world).
+  EllipsoidWall3DContactState ContactAt(const Eigen::Vector3d& centre, const Eigen::Matrix3d& rotation) const;
   /// World angular velocity ω = RΩ [rad/s].
   Eigen::Vector3d WorldAngularVelocity(const MechanicalState& s) const;
   /// v_cn = n·(v_G + ω × r) at the section centroid [m/s].

@@ -5,10 +5,9 @@
 //   v = Ω [3]                              body-frame angular velocity [rad/s]
 //   q̇ = ½ q ⊗ (0, Ω),   I Ω̇ = (I Ω) × Ω + τ_body,   I = diag(I₁, I₂, I₃) principal moments [kg·m²]
 //
-// This round only the torque-free body is covered (τ_body = 0; docs/rotation.md): a model that is a
-// RigidRotationSystem promises that its Acceleration is Euler's free equation and that it has no contacts,
-// potential or damping. Bodies with translation, contact forces and torques (ellipsoid_wall_3d) come with the
-// contact seam of issue 15.
+// A model that is a RigidRotationSystem promises that its Acceleration is Euler's free equation (τ_body = 0) and
+// that it has no contacts, potential or damping (docs/rotation.md §3). A body that also translates and carries a
+// contact potential and dampers (ellipsoid_wall_3d) is a RigidBodySystem instead (system/rigid_body_system.h).
 #pragma once
 
 #include <Eigen/Core>

@@ -4,7 +4,7 @@
 //    drifts by orders of magnitude more, so the check can tell a conserving scheme from one that is not);
 //  • the observed order of Ω(T) against the exact solution is 2.0 ± 0.15;
 //  • the flip period measured from the sign changes of the intermediate-axis component converges to T;
-//  • a model that is not a torque-free rigid body is refused with the reason.
+//  • a model that is not a single rigid body in quaternion coordinates is refused with the reason.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "exact/free_rigid_body_solution.h"
 #include "integrators/lie_poisson_midpoint.h"
 #include "integrators/odeint_runge_kutta.h"
-#include "models/ellipsoid_wall_impact_3d.h"
+#include "models/ellipsoid_wall_impact.h"
 #include "models/free_rigid_body.h"
 
 using namespace impactlab;
@@ -121,18 +121,18 @@ TEST_CASE("rigid body lie_poisson_midpoint: the flip period converges to 4K/lamb
   }
 }
 
-TEST_CASE("rigid body lie_poisson_midpoint: refuses a model that is not a torque-free rigid body") {
+TEST_CASE("rigid body lie_poisson_midpoint: refuses a model that is not a single rigid body in quaternions") {
   LiePoissonMidpoint scheme;
-  const EllipsoidWallImpact3D wall{EllipsoidWall3DParameters{}};
-  MechanicalState s = wall.InitialState();
+  const EllipsoidWallImpact planar{EllipsoidWallParameters{}};
+  MechanicalState s = planar.InitialState();
   const MechanicalState s0 = s;
   try {
-    (void)scheme.Step(wall, s, 1e-4);
+    (void)scheme.Step(planar, s, 1e-4);
     FAIL("expected InvalidParameter");
   } catch (const InvalidParameter& e) {
     CHECK(e.parameter() == "integrator");
-    CHECK(std::string(e.what()).find("ellipsoid_wall_3d") != std::string::npos);
-    CHECK(std::string(e.what()).find("contact forces and torques") != std::string::npos);
+    CHECK(std::string(e.what()).find("ellipsoid_wall") != std::string::npos);
+    CHECK(std::string(e.what()).find("RigidBodySystem") != std::string::npos);
   }
   CHECK(s.SameValues(s0));
 }

@@ -10,6 +10,7 @@
 #include "models/ellipsoid_wall_impact_3d.h"
 #include "registry/registries.h"
 #include "run/scenario_runner.h"
+#include "support/run_impactlab.h"
 
 using namespace impactlab;
 
@@ -134,4 +135,61 @@ TEST_CASE("ellipsoid_wall_3d: generic tilted spinning impact, energy and the imp
           doctest::Approx(stiff[std::string("v_impulsive_") + axis].get<double>()).epsilon(3e-3));
   }
   CHECK(stiff["energy_balance_residual_max"].get<double>() < 1e-7);
+}
+
+namespace {
+// The in-plane special case of issue 15 (docs/rotation.md §6): spin only about the axis normal to the plane of
+// motion (world y), v_y = 0, no tilt. Both models by the same integrator at a tight tolerance.
+nlohmann::json RunInPlane(const std::string& model, const std::string& integrator) {
+  RunRequest r;
+  r.scenario.path = "<test>";
+  r.scenario.model = model;
+  auto& p = r.scenario.parameters;
+  p.Set("theta_deg", 30.0);
+  p.Set("v_x", 0.4);
+  p.Set("v_z", -1.5);
+  p.Set("omega_y", 3.0);
+  p.Set("K_n", 1e3);
+  p.Set("e_cn", 0.5);
+  p.Set("dt", 1e-3);
+  p.Set("t_end", 0.3);
+  p.Set("stop_after_separation", 1e-3);
+  p.Set("rk_rtol", 1e-13);
+  p.Set("rk_atol", 1e-15);
+  r.integrators = {integrator};
+  return RunScenario(r)["runs"][0];
+}
+}  // namespace
+
+TEST_CASE("ellipsoid_wall_3d: in-plane spin reproduces planar ellipsoid_wall e_cn and e_E to 1e-9") {
+  const auto planar = RunInPlane("ellipsoid_wall", "dopri5");
+  const auto full = RunInPlane("ellipsoid_wall_3d", "dopri5");
+  REQUIRE(planar["e_cn"].is_number());
+  REQUIRE(full["e_cn"].is_number());
+  const double d_cn = std::abs(full["e_cn"].get<double>() - planar["e_cn"].get<double>());
+  const double d_e = std::abs(full["e_E"].get<double>() - planar["e_E"].get<double>());
+  MESSAGE("in-plane, dopri5 rtol 1e-13: |de_cn| = " << d_cn << ", |de_E| = " << d_e << " (e_cn = "
+                                                    << planar["e_cn"].get<double>() << ", e_E = "
+                                                    << planar["e_E"].get<double>() << ")");
+  CHECK(d_cn <= 1e-9);
+  CHECK(d_e <= 1e-9);
+  CHECK(full["omega_after_y"].get<double>() == doctest::Approx(planar["omega_y_after"].get<double>()).epsilon(1e-9));
+  CHECK(std::abs(full["omega_after_x"].get<double>()) < 1e-12);
+  CHECK(std::abs(full["omega_after_z"].get<double>()) < 1e-12);
+}
+
+// The acceptance command of issue 15 (docs/rotation.md §6): the shipped scenario with the conserving rotation
+// scheme, spin about each world axis, energy balance residual ≤ 1e-12 relative, and the body rebounds.
+TEST_CASE("ellipsoid_wall_3d: shipped scenario with lie_poisson_midpoint closes the balance for each spin axis") {
+  for (const char* key : {"omega_x", "omega_y", "omega_z"}) {
+    const auto o = test::RunImpactlab(std::string("run ") + IMPACTLAB_SOURCE_DIR +
+                                      "/validation/scenarios/ellipsoid_wall_3d.toml --integrator lie_poisson_midpoint "
+                                      "--set " + key + "=4 --json --quiet");
+    CAPTURE(key);
+    REQUIRE(o.status == 0);
+    const auto run = nlohmann::json::parse(o.out)["runs"][0];
+    CHECK(run["energy_balance_residual_max"].get<double>() <= 1e-12);
+    CHECK(run["rebounds"].get<bool>());
+    CHECK(run["e_cn"].get<double>() == doctest::Approx(0.5).epsilon(0.01));
+  }
 }

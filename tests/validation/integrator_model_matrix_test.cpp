@@ -2,7 +2,7 @@
 // energy-consistent scheme advances every contact model whose coordinates satisfy q̇ = v with a constant mass
 // matrix; the only n/a cells are Feng's exact stepper (the 1-D power-law oscillator only) and the 3-D ellipsoid and
 // free rigid body (unit quaternions), each with its reason; the rotation scheme lie_poisson_midpoint runs on the
-// free rigid body only. A law a model's geometry cannot use is one line naming model, law
+// free rigid body and ellipsoid_wall_3d. A law a model's geometry cannot use is one line naming model, law
 // and why, exit 2.
 #include <doctest/doctest.h>
 
@@ -36,10 +36,11 @@ TEST_CASE("matrix: implicit and conserving schemes run on every contact model, n
       CHECK_FALSE(c.runs);
       CHECK(c.reason.find("quaternion") != std::string::npos);
     }
-    // The rotation scheme (docs/rotation.md): on the torque-free body only so far, elsewhere refused with why.
+    // The rotation scheme (docs/rotation.md): on the free body and the 3-D ellipsoid against the wall (a single
+    // rigid body in quaternions), elsewhere refused with why.
     if (c.integrator == "lie_poisson_midpoint") {
-      CHECK(c.runs == (c.model == "free_rigid_body"));
-      if (!c.runs) CHECK(c.reason.find("torque-free rigid body") != std::string::npos);
+      CHECK(c.runs == (c.model == "free_rigid_body" || c.model == "ellipsoid_wall_3d"));
+      if (!c.runs) CHECK(c.reason.find("single rigid body in quaternion coordinates") != std::string::npos);
     }
     if (c.integrator == "exact") CHECK(c.runs == (c.model == "contact_oscillator"));
   }

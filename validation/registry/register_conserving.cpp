@@ -45,8 +45,9 @@ void RegisterConservingIntegrators(Registry<IntegratorFactory>& r) {
   r.Add("gonzalez_dg_invariant", "Gonzalez discrete gradient in the invariants |x_b - x_a|^2 (energy + momenta)",
         [](const ParameterSet& p) { return std::make_unique<InvariantDiscreteGradient>(ImplicitOptions(p)); });
   r.Add("lie_poisson_midpoint",
-        "energy-momentum midpoint for the free rigid body: midpoint on Euler's equations + Cayley attitude "
-        "(E and spatial L to round-off; free body only, docs/rotation.md)",
+        "energy-momentum midpoint for one rigid body in quaternions: midpoint on Euler's equations + Cayley "
+        "attitude (free body: E and spatial L to round-off); with translation, contact potential (Gonzalez "
+        "discrete gradient in the step's Cayley coordinate) and dampers: E + D to round-off (docs/rotation.md)",
         [](const ParameterSet& p) { return std::make_unique<LiePoissonMidpoint>(ImplicitOptions(p).newton); });
   r.Add("newmark", "Newmark family (keys newmark_beta = 0.25, newmark_gamma = 0.5)", [](const ParameterSet& p) {
     return std::make_unique<GeneralizedAlpha>(
