@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <cmath>
 #include <random>
 
@@ -29,6 +30,7 @@ struct BroadPhaseScratch {
   std::vector<double> positions;
   std::vector<std::pair<int, int>> pairs;
   std::vector<char> matched;
+  std::vector<int> used;
 };
 BroadPhaseScratch& Scratch() {
   thread_local BroadPhaseScratch scratch;
@@ -302,10 +304,16 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
 }
 
 void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
+  if (&before == &after) {  // in place: keep the committed history readable
+    const MechanicalState copy = before;
+    UpdateHistory(copy, after);
+    return;
+  }
   // A pure function of (before, after.q): contacts are evaluated at after.q with before.v (only F_n uses it) and
   // the committed history of before.z; after.z is overwritten, never read.
   const Eigen::VectorXd& z0 = before.z;
-  Eigen::VectorXd z(z_size_);
+  Eigen::VectorXd& z = after.z;  // written in place (no allocation per step), every entry overwritten
+  if (z.size() != z_size_) z.resize(z_size_);
   z.head(6 * n_) = after.q;
   double friction_work = z0[books_], generated_work = z0[books_ + 1];
   for (int i = 0; i < n_; ++i)
@@ -316,7 +324,8 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     }
   BroadPhaseScratch& scratch = Scratch();
   scratch.matched.assign(static_cast<size_t>(n_) * static_cast<size_t>(slots_), 0);
-  std::vector<int> used(static_cast<size_t>(n_), 0);
+  std::vector<int>& used = scratch.used;
+  used.assign(static_cast<size_t>(n_), 0);
   auto take_slot = [&](int i, double code) {
     int& k = used[static_cast<size_t>(i)];
     if (k == slots_)
@@ -363,7 +372,155 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     }
   z[books_] = friction_work;
   z[books_ + 1] = generated_work;
-  after.z = std::move(z);
+}
+
+// --- energy-consistent schemes ----------------------------------------------------------------------
+
+Eigen::VectorXd SphereAssembly::DiscreteMassDiagonal() const {
+  Eigen::VectorXd m(6 * n_);
+  for (int i = 0; i < n_; ++i) m.segment<6>(6 * i) << mass_, mass_, mass_, inertia_, inertia_, inertia_;
+  return m;
+}
+
+void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                          DiscreteGradientForm form, DiscreteContactStep& out) const {
+  static constexpr std::array<double, kMaxLawHistory> kZero{};
+  const Eigen::VectorXd& z0 = before.z;
+  const Eigen::VectorXd& q0 = before.q;
+  Eigen::VectorXd& z = out.z_next;
+  if (z.size() != z_size_) z.resize(z_size_);
+  z.head(6 * n_) = q1;
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < slots_; ++k) {
+      const int at = SlotAt(i, k);
+      z[at] = kEmpty;
+      for (int hh = 1; hh < slot_size_; ++hh) z[at + hh] = 0.0;
+    }
+  out.force = Eigen::VectorXd::Zero(6 * n_);
+  double scale = 0.0, damping_work = 0.0, friction_work = 0.0, generated_work = 0.0;
+  for (int i = 0; i < n_; ++i) out.force[6 * i + 2] = mass_ * config_.gravity;  // −f_ext
+  scale += n_ * mass_ * config_.gravity;
+  BroadPhaseScratch& scratch = Scratch();
+  std::vector<int>& used = scratch.used;
+  used.assign(static_cast<size_t>(n_), 0);
+  const size_t h_size = static_cast<size_t>(history_);
+  std::array<double, kMaxLawHistory> sink{};
+  // The law's history after the step: a new slot when the contact is active at q1, scratch otherwise.
+  auto target = [&](int i, double code, double overlap) {
+    if (!(overlap > 0.0)) return std::span<double>(sink).subspan(0, h_size);
+    int& k = used[static_cast<size_t>(i)];
+    if (k == slots_)
+      throw InvalidParameter("history_slots", slots_,
+                             "at least the number of contacts one sphere owns; sphere " + std::to_string(i) +
+                                 " has more at t = " + InvalidParameter::FormatNumber(before.t + h));
+    const int at = SlotAt(i, k++);
+    z[at] = code;
+    return std::span<double>(z.data() + at + 1, h_size);
+  };
+  auto previous = [&](int i, double code) {
+    const std::span<const double> found = FindHistory(z0, i, code);
+    return found.empty() ? std::span<const double>(kZero).subspan(0, h_size) : found;
+  };
+  // The books of one contact (SphereContactModel::BookDiscreteStep / BookStep).
+  auto book = [&](const ContactLaw& law, const DiscreteContactResponse& c, double delta_prev, double overlap,
+                  std::span<const double> history_prev) {
+    damping_work += c.damping_work;
+    if (overlap > 0.0) {
+      friction_work += c.tangential.friction_work;
+      generated_work += c.tangential.generated_work;
+    } else if (delta_prev > 0.0) {
+      friction_work += law.tangential()->StoredEnergy(history_prev, delta_prev);
+    }
+  };
+  // Pairs within reach at q0 or q1 (ascending, unique).
+  std::vector<std::pair<int, int>> pairs;
+  CandidatePairs(q0, pairs);
+  std::vector<std::pair<int, int>> pairs1;
+  CandidatePairs(q1, pairs1);
+  std::vector<std::pair<int, int>> merged;
+  std::set_union(pairs.begin(), pairs.end(), pairs1.begin(), pairs1.end(), std::back_inserter(merged));
+  const double r_sum = 2.0 * radius_;
+  for (const std::pair<int, int>& p : merged) {
+    const int i = p.first, j = p.second;
+    const Eigen::Vector3d r0 = At(q0, 6 * j) - At(q0, 6 * i);
+    const Eigen::Vector3d r1 = At(q1, 6 * j) - At(q1, 6 * i);
+    const double delta_prev = PairOverlap(z0, 0, i, j);
+    const double d0 = r0.norm(), d1 = r1.norm();
+    if (!(r_sum - d0 > 0.0) && !(r_sum - d1 > 0.0) && !(delta_prev > 0.0)) continue;
+    // SpherePairImpact::EvaluateDiscreteStep.
+    const Eigen::Vector3d rm = 0.5 * (r0 + r1), dr = r1 - r0;
+    const double dm = rm.norm(), r_bar = 0.5 * (d0 + d1);
+    if (!(dm > 0.0)) throw InvalidParameter("sphere centre distance", dm, "> 0 (coincident centres)");
+    const Eigen::Vector3d nm = rm / dm;
+    const Eigen::Matrix3d pt = Eigen::Matrix3d::Identity() - nm * nm.transpose();
+    const double half_overlap = 0.5 * (r_sum - dm);
+    const double a = radius_ - half_overlap;
+    const Eigen::Vector3d dphi_i = At(q1, 6 * i + 3) - At(q0, 6 * i + 3);
+    const Eigen::Vector3d dphi_j = At(q1, 6 * j + 3) - At(q0, 6 * j + 3);
+    ContactKinematics k;
+    k.overlap = r_sum - d1;
+    k.normal = nm;
+    k.tangential_increment = pt * (dr - (a * dphi_i + a * dphi_j).cross(nm));
+    k.overlap_prev = delta_prev;
+    k.normal_force_prev = delta_prev > 0.0 ? sphere_law_->elastic().Force(delta_prev) : 0.0;
+    const double delta0 = r_sum - d0;
+    const std::span<const double> history_prev = previous(i, static_cast<double>(j));
+    const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(
+        delta0, k, h, form, history_prev, target(i, static_cast<double>(j), k.overlap));
+    Eigen::Vector3d normal_j = c.normal_force * (rm / r_bar);  // quotient forms: along −∇̄_r δ = r_m/r̄
+    if (form == DiscreteGradientForm::kMidpoint) normal_j = c.normal_force * nm;
+    if (form == DiscreteGradientForm::kCartesian) {
+      const NormalContactLaw& elastic = sphere_law_->elastic();
+      const double w0 = elastic.Potential(delta0), w1 = elastic.Potential(k.overlap);
+      const double wm_force = elastic.Force(r_sum - dm);
+      const Eigen::Vector3d grad = -wm_force * nm;
+      const double dr2 = dr.squaredNorm(), num = (w1 - w0) - grad.dot(dr);
+      constexpr double kEps = 2.220446049250313e-16;
+      const bool use =
+          dr2 > 0.0 && std::abs(num) > 8.0 * kEps * (std::abs(w0) + std::abs(w1) + std::abs(grad.dot(dr)));
+      normal_j = -(grad + (use ? num / dr2 : 0.0) * dr) + c.damping_force * (rm / r_bar);
+    }
+    const Eigen::Vector3d force_j = normal_j + c.tangential_force;
+    out.force.segment<3>(6 * i) += force_j;
+    out.force.segment<3>(6 * j) -= force_j;
+    const Eigen::Vector3d arm_torque = a * nm.cross(c.tangential_force);
+    out.force.segment<3>(6 * i + 3) += arm_torque;
+    out.force.segment<3>(6 * j + 3) += arm_torque;
+    scale += force_j.norm() + (1.0 + r_sum) * c.tangential_force.norm();
+    book(*sphere_law_, c, delta_prev, k.overlap, history_prev);
+  }
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w) {
+      const double delta_prev = WallOverlap(z0, 0, i, w);
+      const double delta0 = WallOverlap(q0, 0, i, w), delta1 = WallOverlap(q1, 0, i, w);
+      if (!(delta0 > 0.0) && !(delta1 > 0.0) && !(delta_prev > 0.0)) continue;
+      // SphereWallImpact::EvaluateDiscreteStep.
+      const Eigen::Vector3d& n = config_.walls[static_cast<size_t>(w)].normal;
+      ContactKinematics k;
+      k.overlap = delta1;
+      k.normal = n;
+      k.tangential_increment =
+          Tangential((At(q1, 6 * i) - At(z0, 6 * i)) - radius_ * (At(q1, 6 * i + 3) - At(z0, 6 * i + 3)).cross(n), n);
+      k.overlap_prev = delta_prev;
+      k.normal_force_prev = delta_prev > 0.0 ? wall_law_->elastic().Force(delta_prev) : 0.0;
+      const std::span<const double> history_prev = previous(i, WallCode(w));
+      const DiscreteContactResponse c =
+          wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target(i, WallCode(w), k.overlap));
+      const Eigen::Vector3d force = c.normal_force * n + c.tangential_force;
+      const Eigen::Vector3d torque = (-radius_ * n).cross(c.tangential_force);
+      out.force.segment<3>(6 * i) -= force;
+      out.force.segment<3>(6 * i + 3) -= torque;
+      scale += std::abs(c.normal_force) + (1.0 + radius_) * c.tangential_force.norm();
+      book(*wall_law_, c, delta_prev, k.overlap, history_prev);
+    }
+  z[books_] = z0[books_] + friction_work;
+  z[books_ + 1] = z0[books_ + 1] + generated_work;
+  out.scale = scale;
+  out.damping_work = damping_work;
+  out.dissipated = damping_work;  // friction and generated work are booked in z
+  out.friction_work = friction_work;
+  out.generated_work = generated_work;
 }
 
 // --- energy -----------------------------------------------------------------------------------------

@@ -40,8 +40,9 @@
 // Energy ledger: E = Σ(½ m v² + ½ I ω²) + Σ m g z + Σ W(δ) + Σ U_t;  E + D_n + W_f − W_g = E₀, D_n = ∫Σ C δ̇² dt in
 // MechanicalState::dissipated (DissipationPower).
 //
-// Not (yet) provided: polydispersity (one radius, one material); the conserving schemes' contact seam
-// (DiscreteContactSystem) — they refuse this model; contact event functions (num_contacts() = 0: a dynamic
+// Energy-consistent schemes: through the contact seam (DiscreteContactSystem), pair and wall contacts as in
+// SpherePairImpact / SphereWallImpact::EvaluateDiscreteStep.
+// Not (yet) provided: polydispersity (one radius, one material); contact event functions (num_contacts() = 0: a dynamic
 // contact set of up to ~6N contacts is not a fixed list of event functions).
 #pragma once
 
@@ -54,6 +55,7 @@
 #include <vector>
 
 #include "contact/contact_law.h"
+#include "system/discrete_contact_system.h"
 #include "system/mechanical_system.h"
 
 namespace impactlab {
@@ -121,7 +123,7 @@ struct AssemblyContact {
   TangentialResponse tangential;
 };
 
-class SphereAssembly final : public MechanicalSystem {
+class SphereAssembly final : public MechanicalSystem, public DiscreteContactSystem {
  public:
   /// `sphere_law` for sphere–sphere contacts, `wall_law` for sphere–wall contacts; both need a tangential part
   /// (μ = 0 for frictionless contact) with the same history size.
@@ -141,6 +143,14 @@ class SphereAssembly final : public MechanicalSystem {
 
   std::vector<std::string> ObservableNames() const override;
   void Observe(const MechanicalState& s, std::vector<double>& values) const override;
+
+  // --- energy-consistent schemes (system/discrete_contact_system.h) ---------------------------------
+  // F̄ = Σ over the pairs within reach at q_n or q_{n+1} of SpherePairImpact's discrete pair force, Σ over the
+  // sphere–wall contacts of SphereWallImpact's, plus m g e_z per sphere (gravity is linear in q: its discrete
+  // gradient is exact). Books and slots as in UpdateHistory, with the law's discrete step.
+  Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                            DiscreteGradientForm form, DiscreteContactStep& out) const override;
 
   // --- ledger pieces and diagnostics ----------------------------------------------------------------
   double GravityEnergy(const MechanicalState& s) const;         ///< Σ m g z [J]
