@@ -29,6 +29,9 @@ struct BroadPhaseScratch {
   CellList cells;
   std::vector<double> positions;
   std::vector<std::pair<int, int>> pairs;
+  std::vector<double> cached_positions;            ///< centres of the cached pair list
+  std::vector<std::pair<int, int>> cached_pairs;
+  double cached_cutoff = -1.0;
   std::vector<char> matched;
   std::vector<int> used;
 };
@@ -176,11 +179,19 @@ void SphereAssembly::CandidatePairs(const Eigen::VectorXd& q, std::vector<std::p
       for (int j = i + 1; j < n_; ++j) pairs.emplace_back(i, j);
     return;
   }
+  // The pairs are a function of (centres, cutoff) only: the last list is reused while they are bitwise unchanged
+  // (velocity Verlet's end-velocity iterations, the ledger and the observers evaluate at the same positions).
   BroadPhaseScratch& scratch = Scratch();
   scratch.positions.resize(3 * static_cast<size_t>(n_));
   for (int i = 0; i < n_; ++i)
     for (int d = 0; d < 3; ++d) scratch.positions[3 * static_cast<size_t>(i) + d] = q[6 * i + d];
-  scratch.cells.Pairs(3, scratch.positions, cutoff_, pairs);
+  if (!(scratch.cached_cutoff == cutoff_ && scratch.positions == scratch.cached_positions)) {
+    scratch.cached_cutoff = -1.0;  // invalid while the list is rebuilt (Pairs may throw)
+    scratch.cells.Pairs(3, scratch.positions, cutoff_, scratch.cached_pairs);
+    scratch.cached_positions.swap(scratch.positions);
+    scratch.cached_cutoff = cutoff_;
+  }
+  if (&pairs != &scratch.cached_pairs) pairs.assign(scratch.cached_pairs.begin(), scratch.cached_pairs.end());
 }
 
 double SphereAssembly::PairOverlap(const Eigen::VectorXd& x, int offset, int i, int j) const {
