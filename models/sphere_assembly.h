@@ -203,6 +203,7 @@ class SphereAssembly final : public MechanicalSystem, public DiscreteContactSyst
   double radius_ = 0.0, mass_ = 0.0, inertia_ = 0.0, cutoff_ = 0.0;
   bool damped_ = false, broad_phase_ = true;
   double e0_ = 0.0;
+  std::uint64_t serial_ = 0;  ///< unique per model object (the key of the per-thread contact cache)
 };
 
 }  // namespace impactlab
