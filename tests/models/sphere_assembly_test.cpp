@@ -18,6 +18,7 @@
 #include "registry/contact_law_registry.h"
 #include "registry/sphere_assembly_registration.h"
 #include "registry/sphere_pair_registration.h"
+#include "support/run_impactlab.h"
 
 using namespace impactlab;
 
@@ -117,7 +118,7 @@ TEST_CASE("sphere_assembly: the cell-list path equals the all-pairs loop bitwise
   const auto cells = MakeSphereAssembly(p);
   const auto brute = MakeSphereAssembly(p);
   brute->set_broad_phase(false);
-  const SimulationOptions o = Options(2e-7, 4e-4);
+  const SimulationOptions o = Options(2e-7, 2e-4);
   VelocityVerlet v1, v2;
   const SimulationRecord a = Simulate(*cells, v1, cells->InitialState(), o, {});
   const SimulationRecord b = Simulate(*brute, v2, brute->InitialState(), o, {});
@@ -249,4 +250,14 @@ TEST_CASE("sphere_assembly: Simo-Tarnow runs through the contact seam, reproduce
           " W_f ", e1.friction_work);
   CHECK(r.final_state.dissipated > 0.0);
   CHECK(drift < 1e-9 * exchanged);
+}
+
+TEST_CASE("sphere_assembly: the CLI refuses bad keys with one line and exit code 2") {
+  const std::string scenario = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/sphere_assembly.toml";
+  const impactlab::test::CliOutput a = impactlab::test::RunImpactlab("run " + scenario + " --set nx=0");
+  CHECK(a.status == 2);
+  CHECK(a.out.find("invalid nx = 0 (valid: an integer in [1, 1000])") != std::string::npos);
+  const impactlab::test::CliOutput b = impactlab::test::RunImpactlab("run " + scenario + " --set gap=-1e-3");
+  CHECK(b.status == 2);
+  CHECK(b.out.find("invalid gap = -0.001") != std::string::npos);
 }
