@@ -18,6 +18,7 @@
 #include "registry/contact_law_registry.h"
 #include "registry/sphere_assembly_registration.h"
 #include "registry/sphere_pair_registration.h"
+#include "registry/sphere_wall_registration.h"
 #include "support/run_impactlab.h"
 
 using namespace impactlab;
@@ -260,4 +261,41 @@ TEST_CASE("sphere_assembly: the CLI refuses bad keys with one line and exit code
   const impactlab::test::CliOutput b = impactlab::test::RunImpactlab("run " + scenario + " --set gap=-1e-3");
   CHECK(b.status == 2);
   CHECK(b.out.find("invalid gap = -0.001") != std::string::npos);
+}
+
+TEST_CASE("sphere_assembly: one sphere on the floor reproduces sphere_wall to round-off") {
+  // Kharaz et al. alumina sphere on an aluminium wall, 30° from the normal, back-spin, e_n = 0.8, μ = 0.092.
+  ParameterSet p;
+  p.Set("theta_deg", 30.0);
+  p.Set("omega0", 200.0);
+  p.Set("e_n", 0.8);
+  p.Set("mu", 0.092);
+  p.Set("initial_gap", 1e-6);
+  p.Set("tangential_law", std::string("mindlin_rescaled_incremental"));
+  const SphereWallImpactParameters sp = SphereWallParametersFrom(p);
+  const SphereWallImpact wall(sp, ContactLawFromKeys(p, SphereWallPairData(sp)));
+  const MechanicalState w0 = wall.InitialState();
+  SphereAssemblyConfiguration c;
+  c.radius = sp.radius;
+  c.density = sp.density;
+  c.gravity = 0.0;
+  c.positions = {w0.q.head<3>()};
+  c.velocities = {w0.v.head<3>()};
+  c.spins = {w0.v.segment<3>(3)};
+  c.walls = {AssemblyWall{}};  // the floor z = 0
+  const SphereAssembly assembly(c, wall.contact_law(), wall.contact_law());
+  const SimulationOptions o = Options(1e-8, 3e-5);  // contact ~1.3e-5 s: ~1300 steps in contact
+  VelocityVerlet v1, v2;
+  const SimulationRecord rw = Simulate(wall, v1, w0, o, {});
+  const SimulationRecord ra = Simulate(assembly, v2, assembly.InitialState(), o, {});
+  const double dv = (rw.final_state.v - ra.final_state.v).lpNorm<Eigen::Infinity>();
+  const double dq = (rw.final_state.q - ra.final_state.q).lpNorm<Eigen::Infinity>();
+  const double dwf = std::abs(wall.FrictionWork(rw.final_state) - assembly.FrictionWork(ra.final_state));
+  MESSAGE("sphere_wall vs assembly: |dv| ", dv, " |dq| ", dq, " |dW_f| ", dwf, " of ", wall.FrictionWork(rw.final_state));
+  CHECK(wall.Overlap(rw.final_state.q) < 0.0);
+  CHECK(wall.FrictionWork(rw.final_state) > 0.0);
+  CHECK(dv <= 1e-12 * rw.final_state.v.lpNorm<Eigen::Infinity>());
+  CHECK(dq <= 1e-12 * rw.final_state.q.lpNorm<Eigen::Infinity>());
+  CHECK(dwf <= 1e-13 * wall.FrictionWork(rw.final_state));  // measured: q, v bitwise equal, W_f 2e-15
+  CHECK(rw.final_state.dissipated == doctest::Approx(ra.final_state.dissipated).epsilon(1e-10));
 }
