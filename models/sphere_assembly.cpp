@@ -6,6 +6,7 @@
 #include <atomic>
 #include <iterator>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "core/checks.h"
@@ -199,7 +200,10 @@ void SphereAssembly::CandidatePairs(const Eigen::VectorXd& q, std::vector<std::p
   scratch.positions.resize(3 * static_cast<size_t>(n_));
   for (int i = 0; i < n_; ++i)
     for (int d = 0; d < 3; ++d) scratch.positions[3 * static_cast<size_t>(i) + d] = q[6 * i + d];
-  if (!(scratch.cached_cutoff == cutoff_ && scratch.positions == scratch.cached_positions)) {
+  const bool same_positions = scratch.positions.size() == scratch.cached_positions.size() &&
+                              std::memcmp(scratch.positions.data(), scratch.cached_positions.data(),
+                                          scratch.positions.size() * sizeof(double)) == 0;
+  if (!(scratch.cached_cutoff == cutoff_ && same_positions)) {
     scratch.cached_cutoff = -1.0;  // invalid while the list is rebuilt (Pairs may throw)
     scratch.cells.Pairs(3, scratch.positions, cutoff_, scratch.cached_pairs);
     scratch.cached_positions.swap(scratch.positions);
@@ -306,8 +310,9 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
   // F_n = W'(δ) + C(δ) δ̇ is recomputed from v — the same operations in the same order: bitwise the same result.
   BroadPhaseScratch& scratch = Scratch();
   std::vector<CachedContact>& contacts = scratch.contacts;
-  const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {
-    return static_cast<size_t>(a.size()) == b.size() && std::equal(b.begin(), b.end(), a.data());
+  const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {  // bitwise (memcmp: vectorised)
+    return static_cast<size_t>(a.size()) == b.size() &&
+           (b.empty() || std::memcmp(a.data(), b.data(), b.size() * sizeof(double)) == 0);
   };
   if (!(scratch.contacts_owner == serial_ && same(s.q, scratch.contacts_q) && same(s.z, scratch.contacts_z))) {
     scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
