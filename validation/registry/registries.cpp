@@ -144,6 +144,7 @@ Registry<ModelFactory> MakeModelRegistry() {
   RegisterPlanarModels(r);
   RegisterSphereModels(r);
   RegisterConservingModels(r);
+  RegisterSphereAssemblyModel(r);
   RegisterFreeRigidBodyModel(r);
   return r;
 }

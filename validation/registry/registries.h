@@ -46,6 +46,8 @@ void RegisterSphereModels(Registry<ModelFactory>& registry);
 void RegisterConservingIntegrators(Registry<IntegratorFactory>& registry);
 /// two_body, bead_chain, disk_cloud (register_conserving_models.cpp).
 void RegisterConservingModels(Registry<ModelFactory>& registry);
+/// sphere_assembly: frictional spheres settling in a box (register_sphere_assembly.cpp).
+void RegisterSphereAssemblyModel(Registry<ModelFactory>& registry);
 /// free_rigid_body, the torque-free top (register_free_rigid_body.cpp).
 void RegisterFreeRigidBodyModel(Registry<ModelFactory>& registry);
 

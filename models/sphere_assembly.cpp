@@ -1,0 +1,755 @@
+#include "models/sphere_assembly.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <iterator>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "core/checks.h"
+#include "core/errors.h"
+#include "exact/critical_time_step.h"
+#include "geometry/cell_list.h"
+#include "models/sphere_contact_model.h"
+
+namespace impactlab {
+
+namespace {
+
+constexpr int kMaxLawHistory = 16;
+constexpr double kEmpty = -1.0;
+
+Eigen::Vector3d Tangential(const Eigen::Vector3d& a, const Eigen::Vector3d& n) { return a - a.dot(n) * n; }
+
+Eigen::Vector3d At(const Eigen::VectorXd& x, int offset) { return x.segment<3>(offset); }
+
+/// An active contact at (q, z): what the forces need besides v (Acceleration).
+struct CachedContact {
+  int a, b;  ///< spheres i < j, or sphere i and b = −1 − w for wall w
+  Eigen::Vector3d normal;
+  double elastic_force, damping;  ///< W'(δ), C(δ)
+  Eigen::Vector3d tangential_force, spin_a, spin_b;  ///< F_t on B; τ_A / I, τ_B / I
+};
+
+/// Scratch of the broad phase and the contact cache, one per thread (the model is shared and const).
+struct BroadPhaseScratch {
+  std::vector<CachedContact> contacts;
+  std::vector<double> contacts_q, contacts_z;
+  std::uint64_t contacts_owner = 0;  ///< serial of the model the cached contacts belong to (0: none)
+  CellList cells;
+  std::vector<double> positions;
+  std::vector<std::pair<int, int>> pairs;
+  std::vector<double> cached_positions;            ///< centres of the cached pair list
+  std::vector<std::pair<int, int>> cached_pairs;
+  double cached_cutoff = -1.0;
+  std::vector<char> matched;
+  std::vector<int> used;
+};
+BroadPhaseScratch& Scratch() {
+  thread_local BroadPhaseScratch scratch;
+  return scratch;
+}
+
+}  // namespace
+
+void SphereAssemblyConfiguration::Validate() const {
+  RequirePositive("radius", radius);
+  RequirePositive("density", density);
+  RequireNonNegative("gravity", gravity);
+  if (positions.empty()) throw InvalidParameter("number of spheres", 0.0, ">= 1");
+  if (velocities.size() != positions.size())
+    throw InvalidParameter("velocities", static_cast<double>(velocities.size()), "one per sphere");
+  if (!spins.empty() && spins.size() != positions.size())
+    throw InvalidParameter("spins", static_cast<double>(spins.size()), "one per sphere or none");
+  if (!(history_slots >= 1 && history_slots <= 64))
+    throw InvalidParameter("history_slots", history_slots, "an integer in [1, 64]");
+  for (const AssemblyWall& w : walls)
+    if (!(std::abs(w.normal.norm() - 1.0) < 1e-12)) throw InvalidParameter("wall normal |n|", w.normal.norm(), "1");
+}
+
+void SphereAssemblyParameters::Validate() const {
+  const auto count = [](const char* key, int value) {
+    if (!(value >= 1 && value <= 1000)) throw InvalidParameter(key, value, "an integer in [1, 1000]");
+  };
+  count("nx", nx);
+  count("ny", ny);
+  count("nz", nz);
+  if (static_cast<long>(nx) * ny * nz > 2000000)
+    throw InvalidParameter("nx*ny*nz", static_cast<double>(static_cast<long>(nx) * ny * nz), "<= 2e6 spheres");
+  RequirePositive("radius", radius);
+  RequirePositive("density", density);
+  RequirePositive("E", E);
+  RequireInRightOpen("poisson", poisson, 0.0, 0.5);
+  RequirePositive("E_wall", E_wall);
+  RequireInRightOpen("nu_wall", nu_wall, 0.0, 0.5);
+  RequireInLeftOpen("e_n", e_n, 0.0, 1.0);
+  RequireNonNegative("gravity", gravity);
+  if (!(std::isfinite(gap) && gap > -0.1 * radius))
+    throw InvalidParameter("gap", gap, "> -0.1 radius (a negative gap starts the lattice with that overlap)");
+  RequireInRightOpen("jitter", jitter, 0.0, 1.0);
+  RequireNonNegative("random_speed", random_speed);
+  if (!(history_slots >= 1 && history_slots <= 64))
+    throw InvalidParameter("history_slots", history_slots, "an integer in [1, 64]");
+}
+
+double SphereAssemblyParameters::mass() const { return SphereMass(density, radius); }
+double SphereAssemblyParameters::pair_effective_modulus() const { return 1.0 / (2.0 * NormalCompliance(E, poisson)); }
+double SphereAssemblyParameters::pair_effective_shear_modulus() const {
+  return 1.0 / (2.0 * ShearCompliance(E, poisson));
+}
+double SphereAssemblyParameters::wall_effective_modulus() const {
+  return 1.0 / (NormalCompliance(E, poisson) + NormalCompliance(E_wall, nu_wall));
+}
+double SphereAssemblyParameters::wall_effective_shear_modulus() const {
+  return 1.0 / (ShearCompliance(E, poisson) + ShearCompliance(E_wall, nu_wall));
+}
+
+SphereAssemblyConfiguration SphereAssemblyParameters::Configuration() const {
+  Validate();
+  SphereAssemblyConfiguration c;
+  c.radius = radius;
+  c.density = density;
+  c.gravity = gravity;
+  c.history_slots = history_slots;
+  c.e_n = e_n;
+  c.shear_modulus_star = pair_effective_shear_modulus();
+  const double s = spacing();
+  std::mt19937_64 rng(seed);
+  // Uniform in (−1, 1) from the raw 64-bit engine (std::uniform_real_distribution is not portable).
+  auto uniform = [&]() { return 2.0 * (static_cast<double>(rng() >> 11) * 0x1.0p-53) - 1.0; };
+  // < |gap|/2: with gap > 0 no initial overlap with a sphere or a wall.
+  const double amplitude = 0.5 * jitter * std::abs(gap);
+  c.positions.reserve(static_cast<size_t>(num_spheres()));
+  c.velocities.reserve(static_cast<size_t>(num_spheres()));
+  for (int iz = 0; iz < nz; ++iz)
+    for (int iy = 0; iy < ny; ++iy)
+      for (int ix = 0; ix < nx; ++ix) {
+        const Eigen::Vector3d lattice(0.5 * s + ix * s, 0.5 * s + iy * s, 0.5 * s + iz * s);
+        const double jx = uniform(), jy = uniform(), jz = uniform();
+        c.positions.push_back(lattice + amplitude * Eigen::Vector3d(jx, jy, jz));
+        const double ux = uniform(), uy = uniform(), uz = uniform();
+        c.velocities.push_back(random_speed * Eigen::Vector3d(ux, uy, uz));
+      }
+  const double lx = nx * s, ly = ny * s;
+  c.walls = {{Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ()},
+             {Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitX()},
+             {Eigen::Vector3d(lx, 0.0, 0.0), -Eigen::Vector3d::UnitX()},
+             {Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitY()},
+             {Eigen::Vector3d(0.0, ly, 0.0), -Eigen::Vector3d::UnitY()}};
+  return c;
+}
+
+SphereAssembly::SphereAssembly(SphereAssemblyConfiguration configuration, ContactLaw sphere_law, ContactLaw wall_law)
+    : config_(std::move(configuration)),
+      sphere_law_(std::make_shared<ContactLaw>(std::move(sphere_law))),
+      wall_law_(std::make_shared<ContactLaw>(std::move(wall_law))) {
+  config_.Validate();
+  RequireTangentialLaw(*sphere_law_, kMaxLawHistory);
+  RequireTangentialLaw(*wall_law_, kMaxLawHistory);
+  if (sphere_law_->history_size() != wall_law_->history_size())
+    throw InvalidParameter("tangential_law", sphere_law_->tangential()->name() + " / " + wall_law_->tangential()->name(),
+                           "the same law for sphere-sphere and sphere-wall contacts");
+  n_ = static_cast<int>(config_.positions.size());
+  slots_ = config_.history_slots;
+  history_ = sphere_law_->history_size();
+  slot_size_ = 1 + history_;
+  books_ = 6 * n_;
+  slots_at_ = books_ + 2;
+  z_size_ = slots_at_ + n_ * slots_ * slot_size_;
+  radius_ = config_.radius;
+  mass_ = SphereMass(config_.density, radius_);
+  inertia_ = SphereInertia(mass_, radius_);
+  cutoff_ = 2.0 * radius_ * (1.0 + 1e-9);
+  damped_ = sphere_law_->damped() || wall_law_->damped();
+  static std::atomic<std::uint64_t> next_serial{1};
+  serial_ = next_serial++;
+  e0_ = TotalEnergy(InitialState());
+}
+
+MechanicalState SphereAssembly::InitialState() const {
+  MechanicalState s;
+  s.q = Eigen::VectorXd::Zero(6 * n_);
+  s.v = Eigen::VectorXd::Zero(6 * n_);
+  for (int i = 0; i < n_; ++i) {
+    s.q.segment<3>(6 * i) = config_.positions[static_cast<size_t>(i)];
+    s.v.segment<3>(6 * i) = config_.velocities[static_cast<size_t>(i)];
+    if (!config_.spins.empty()) s.v.segment<3>(6 * i + 3) = config_.spins[static_cast<size_t>(i)];
+  }
+  s.z = Eigen::VectorXd::Zero(z_size_);
+  s.z.head(6 * n_) = s.q;
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < slots_; ++k) s.z[SlotAt(i, k)] = kEmpty;
+  return s;
+}
+
+// --- geometry ---------------------------------------------------------------------------------------
+
+void SphereAssembly::CandidatePairs(const Eigen::VectorXd& q, std::vector<std::pair<int, int>>& pairs) const {
+  pairs.clear();
+  if (!broad_phase_) {
+    for (int i = 0; i < n_; ++i)
+      for (int j = i + 1; j < n_; ++j) pairs.emplace_back(i, j);
+    return;
+  }
+  // The pairs are a function of (centres, cutoff) only: the last list is reused while they are bitwise unchanged
+  // (velocity Verlet's end-velocity iterations, the ledger and the observers evaluate at the same positions).
+  BroadPhaseScratch& scratch = Scratch();
+  scratch.positions.resize(3 * static_cast<size_t>(n_));
+  for (int i = 0; i < n_; ++i)
+    for (int d = 0; d < 3; ++d) scratch.positions[3 * static_cast<size_t>(i) + d] = q[6 * i + d];
+  const bool same_positions = scratch.positions.size() == scratch.cached_positions.size() &&
+                              std::memcmp(scratch.positions.data(), scratch.cached_positions.data(),
+                                          scratch.positions.size() * sizeof(double)) == 0;
+  if (!(scratch.cached_cutoff == cutoff_ && same_positions)) {
+    scratch.cached_cutoff = -1.0;  // invalid while the list is rebuilt (Pairs may throw)
+    scratch.cells.Pairs(3, scratch.positions, cutoff_, scratch.cached_pairs);
+    scratch.cached_positions.swap(scratch.positions);
+    scratch.cached_cutoff = cutoff_;
+  }
+  if (&pairs != &scratch.cached_pairs) pairs.assign(scratch.cached_pairs.begin(), scratch.cached_pairs.end());
+}
+
+double SphereAssembly::PairOverlap(const Eigen::VectorXd& x, int offset, int i, int j) const {
+  return 2.0 * radius_ - (At(x, offset + 6 * j) - At(x, offset + 6 * i)).norm();
+}
+double SphereAssembly::WallOverlap(const Eigen::VectorXd& x, int offset, int i, int w) const {
+  const AssemblyWall& wall = config_.walls[static_cast<size_t>(w)];
+  return radius_ - wall.normal.dot(At(x, offset + 6 * i) - wall.point);
+}
+
+std::span<const double> SphereAssembly::FindHistory(const Eigen::VectorXd& z, int i, double code, int* slot) const {
+  for (int k = 0; k < slots_; ++k) {
+    const int at = SlotAt(i, k);
+    if (z[at] == kEmpty) break;  // slots are filled from 0
+    if (z[at] == code) {
+      if (slot) *slot = k;
+      return {z.data() + at + 1, static_cast<size_t>(history_)};
+    }
+  }
+  return {};
+}
+
+namespace {
+
+/// The tangential step of a contact whose δ, δ̇ and normal are set (SphereContactModel::EvaluateContactLaw with the
+/// committed δ⁰ and W'(δ⁰) recomputed from the committed positions).
+void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_prev, std::span<const double> history,
+                 std::span<double> law_out, int history_size, AssemblyContact& c) {
+  static constexpr std::array<double, kMaxLawHistory> kZero{};
+  c.active = true;
+  c.normal_force_elastic = law.elastic().Force(c.delta);
+  c.normal_force = c.normal_force_elastic + law.damping().Coefficient(c.delta) * c.delta_dot;
+  TangentialKinematics k;
+  k.normal = c.normal;
+  k.delta_n = c.delta;
+  k.normal_force = c.normal_force_elastic;
+  const double normal_force_prev = delta_prev > 0.0 ? law.elastic().Force(delta_prev) : 0.0;
+  std::array<double, kMaxLawHistory> scratch{};
+  const size_t h = static_cast<size_t>(history_size);
+  const std::span<const double> z_prev = history.empty() ? std::span<const double>(kZero).subspan(0, h) : history;
+  const std::span<double> z_next = law_out.empty() ? std::span<double>(scratch).subspan(0, h) : law_out;
+  c.tangential = EvaluateTangentialStep(*law.tangential(), k, ds, delta_prev, normal_force_prev, z_prev, z_next);
+}
+
+}  // namespace
+
+AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                             const Eigen::VectorXd& z, int i, int j,
+                                             std::span<double> law_out) const {
+  AssemblyContact c;
+  const Eigen::Vector3d r = At(q, 6 * j) - At(q, 6 * i);
+  c.delta = 2.0 * radius_ - r.norm();
+  if (!(c.delta > 0.0)) return c;
+  const double d = r.norm();
+  if (!(d > 0.0)) throw InvalidParameter("sphere centre distance", d, "> 0 (coincident centres)");
+  c.normal = r / d;
+  c.delta_dot = -(At(v, 6 * j) - At(v, 6 * i)).dot(c.normal);
+  c.arm_a = c.arm_b = radius_ - 0.5 * c.delta;
+  // Committed geometry (SpherePairImpact::EvaluateContact).
+  const Eigen::Vector3d r_prev = At(z, 6 * j) - At(z, 6 * i);
+  const double delta_prev = 2.0 * radius_ - r_prev.norm();
+  Eigen::Vector3d n_mid = c.normal + r_prev / r_prev.norm();
+  n_mid /= n_mid.norm();
+  const double quarter = 0.25 * (c.delta + std::max(delta_prev, 0.0));
+  const Eigen::Vector3d dphi_i = At(q, 6 * i + 3) - At(z, 6 * i + 3);
+  const Eigen::Vector3d dphi_j = At(q, 6 * j + 3) - At(z, 6 * j + 3);
+  const Eigen::Vector3d spin = (radius_ - quarter) * dphi_i + (radius_ - quarter) * dphi_j;
+  const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
+  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c);
+  return c;
+}
+
+AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                             const Eigen::VectorXd& z, int i, int w,
+                                             std::span<double> law_out) const {
+  AssemblyContact c;
+  c.delta = WallOverlap(q, 0, i, w);
+  if (!(c.delta > 0.0)) return c;
+  const Eigen::Vector3d& n = config_.walls[static_cast<size_t>(w)].normal;
+  c.normal = n;
+  c.delta_dot = -n.dot(At(v, 6 * i));
+  c.arm_a = 0.0;
+  c.arm_b = radius_;
+  const double delta_prev = WallOverlap(z, 0, i, w);
+  const Eigen::Vector3d dx = At(q, 6 * i) - At(z, 6 * i);
+  const Eigen::Vector3d dphi = At(q, 6 * i + 3) - At(z, 6 * i + 3);
+  const Eigen::Vector3d ds = Tangential(dx - radius_ * dphi.cross(n), n);
+  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c);
+  return c;
+}
+
+// --- dynamics ---------------------------------------------------------------------------------------
+
+void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
+  // Everything but the dashpot term C(δ) δ̇ is a function of (q, z): the active contacts with their normal, elastic
+  // force, damping coefficient, tangential force and angular accelerations are kept while q and z are bitwise
+  // unchanged (velocity Verlet's end-velocity fixed point calls this ~7 times per step at the same q, z), and only
+  // F_n = W'(δ) + C(δ) δ̇ is recomputed from v — the same operations in the same order: bitwise the same result.
+  BroadPhaseScratch& scratch = Scratch();
+  std::vector<CachedContact>& contacts = scratch.contacts;
+  const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {  // bitwise (memcmp: vectorised)
+    return static_cast<size_t>(a.size()) == b.size() &&
+           (b.empty() || std::memcmp(a.data(), b.data(), b.size() * sizeof(double)) == 0);
+  };
+  if (!(scratch.contacts_owner == serial_ && same(s.q, scratch.contacts_q) && same(s.z, scratch.contacts_z))) {
+    scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
+    contacts.clear();
+    std::vector<std::pair<int, int>>& pairs = scratch.pairs;
+    CandidatePairs(s.q, pairs);
+    for (const std::pair<int, int>& p : pairs) {
+      const int i = p.first, j = p.second;
+      const AssemblyContact c = EvaluatePair(s.q, s.v, s.z, i, j, {});
+      if (!c.active) continue;
+      const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
+      const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
+      contacts.push_back({i, j, c.normal, c.normal_force_elastic, sphere_law_->damping().Coefficient(c.delta),
+                          c.tangential.force, torque_i / inertia_, torque_j / inertia_});
+    }
+    const int walls = static_cast<int>(config_.walls.size());
+    for (int i = 0; i < n_; ++i)
+      for (int w = 0; w < walls; ++w) {
+        const AssemblyContact c = EvaluateWall(s.q, s.v, s.z, i, w, {});
+        if (!c.active) continue;
+        const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
+        contacts.push_back({i, -1 - w, c.normal, c.normal_force_elastic, wall_law_->damping().Coefficient(c.delta),
+                            c.tangential.force, Eigen::Vector3d::Zero(), torque / inertia_});
+      }
+    scratch.contacts_q.assign(s.q.data(), s.q.data() + s.q.size());
+    scratch.contacts_z.assign(s.z.data(), s.z.data() + s.z.size());
+    scratch.contacts_owner = serial_;
+  }
+  v_dot.setZero();
+  for (int i = 0; i < n_; ++i) v_dot[6 * i + 2] = -config_.gravity;
+  for (const CachedContact& c : contacts) {
+    const int i = c.a;
+    if (c.b >= 0) {
+      const int j = c.b;
+      const double delta_dot = -(At(s.v, 6 * j) - At(s.v, 6 * i)).dot(c.normal);
+      const double normal_force = c.elastic_force + c.damping * delta_dot;
+      const Eigen::Vector3d force = normal_force * c.normal + c.tangential_force;  // on j
+      v_dot.segment<3>(6 * i) -= force / mass_;  // divisions as in SpherePairImpact (bitwise the same pair)
+      v_dot.segment<3>(6 * i + 3) += c.spin_a;
+      v_dot.segment<3>(6 * j) += force / mass_;
+      v_dot.segment<3>(6 * j + 3) += c.spin_b;
+    } else {
+      const double delta_dot = -c.normal.dot(At(s.v, 6 * i));
+      const double normal_force = c.elastic_force + c.damping * delta_dot;
+      const Eigen::Vector3d force = normal_force * c.normal + c.tangential_force;
+      v_dot.segment<3>(6 * i) += force / mass_;
+      v_dot.segment<3>(6 * i + 3) += c.spin_b;
+    }
+  }
+}
+
+void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
+  if (&before == &after) {  // in place: keep the committed history readable
+    const MechanicalState copy = before;
+    UpdateHistory(copy, after);
+    return;
+  }
+  // A pure function of (before, after.q): contacts are evaluated at after.q with before.v (only F_n uses it) and
+  // the committed history of before.z; after.z is overwritten, never read.
+  const Eigen::VectorXd& z0 = before.z;
+  Eigen::VectorXd& z = after.z;  // written in place (no allocation per step), every entry overwritten
+  if (z.size() != z_size_) z.resize(z_size_);
+  z.head(6 * n_) = after.q;
+  double friction_work = z0[books_], generated_work = z0[books_ + 1];
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < slots_; ++k) {
+      const int at = SlotAt(i, k);
+      z[at] = kEmpty;
+      for (int h = 1; h < slot_size_; ++h) z[at + h] = 0.0;
+    }
+  BroadPhaseScratch& scratch = Scratch();
+  scratch.matched.assign(static_cast<size_t>(n_) * static_cast<size_t>(slots_), 0);
+  std::vector<int>& used = scratch.used;
+  used.assign(static_cast<size_t>(n_), 0);
+  auto take_slot = [&](int i, double code) {
+    int& k = used[static_cast<size_t>(i)];
+    if (k == slots_)
+      throw InvalidParameter("history_slots", slots_,
+                             "at least the number of contacts one sphere owns; sphere " + std::to_string(i) +
+                                 " has more at t = " + InvalidParameter::FormatNumber(after.t));
+    const int at = SlotAt(i, k++);
+    z[at] = code;
+    int old = -1;
+    FindHistory(z0, i, code, &old);
+    if (old >= 0) scratch.matched[static_cast<size_t>(i) * static_cast<size_t>(slots_) + static_cast<size_t>(old)] = 1;
+    return std::span<double>(z.data() + at + 1, static_cast<size_t>(history_));
+  };
+  std::vector<std::pair<int, int>>& pairs = scratch.pairs;
+  CandidatePairs(after.q, pairs);
+  for (const std::pair<int, int>& p : pairs) {
+    const int i = p.first, j = p.second;
+    if (!(PairOverlap(after.q, 0, i, j) > 0.0)) continue;
+    const AssemblyContact c = EvaluatePair(after.q, before.v, z0, i, j, take_slot(i, static_cast<double>(j)));
+    friction_work += c.tangential.friction_work;
+    generated_work += c.tangential.generated_work;
+  }
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w) {
+      if (!(WallOverlap(after.q, 0, i, w) > 0.0)) continue;
+      const AssemblyContact c = EvaluateWall(after.q, before.v, z0, i, w, take_slot(i, WallCode(w)));
+      friction_work += c.tangential.friction_work;
+      generated_work += c.tangential.generated_work;
+    }
+  // Separations: what a dropped spring still stores at δ⁰ is released (SphereContactModel::BookStep).
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < slots_; ++k) {
+      const int at = SlotAt(i, k);
+      const double code = z0[at];
+      if (code == kEmpty) break;
+      if (scratch.matched[static_cast<size_t>(i) * static_cast<size_t>(slots_) + static_cast<size_t>(k)]) continue;
+      const bool wall = code < 0.0;
+      const double delta_prev = wall ? WallOverlap(z0, 0, i, static_cast<int>(-2.0 - code))
+                                     : PairOverlap(z0, 0, i, static_cast<int>(code));
+      const ContactLaw& law = wall ? *wall_law_ : *sphere_law_;
+      if (delta_prev > 0.0)
+        friction_work += law.tangential()->StoredEnergy({z0.data() + at + 1, static_cast<size_t>(history_)}, delta_prev);
+    }
+  z[books_] = friction_work;
+  z[books_ + 1] = generated_work;
+}
+
+// --- energy-consistent schemes ----------------------------------------------------------------------
+
+Eigen::VectorXd SphereAssembly::DiscreteMassDiagonal() const {
+  Eigen::VectorXd m(6 * n_);
+  for (int i = 0; i < n_; ++i) m.segment<6>(6 * i) << mass_, mass_, mass_, inertia_, inertia_, inertia_;
+  return m;
+}
+
+void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                          DiscreteGradientForm form, DiscreteContactStep& out) const {
+  static constexpr std::array<double, kMaxLawHistory> kZero{};
+  const Eigen::VectorXd& z0 = before.z;
+  const Eigen::VectorXd& q0 = before.q;
+  Eigen::VectorXd& z = out.z_next;
+  if (z.size() != z_size_) z.resize(z_size_);
+  z.head(6 * n_) = q1;
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < slots_; ++k) {
+      const int at = SlotAt(i, k);
+      z[at] = kEmpty;
+      for (int hh = 1; hh < slot_size_; ++hh) z[at + hh] = 0.0;
+    }
+  out.force = Eigen::VectorXd::Zero(6 * n_);
+  double scale = 0.0, damping_work = 0.0, friction_work = 0.0, generated_work = 0.0;
+  for (int i = 0; i < n_; ++i) out.force[6 * i + 2] = mass_ * config_.gravity;  // −f_ext
+  scale += n_ * mass_ * config_.gravity;
+  BroadPhaseScratch& scratch = Scratch();
+  std::vector<int>& used = scratch.used;
+  used.assign(static_cast<size_t>(n_), 0);
+  const size_t h_size = static_cast<size_t>(history_);
+  std::array<double, kMaxLawHistory> sink{};
+  // The law's history after the step: a new slot when the contact is active at q1, scratch otherwise.
+  auto target = [&](int i, double code, double overlap) {
+    if (!(overlap > 0.0)) return std::span<double>(sink).subspan(0, h_size);
+    int& k = used[static_cast<size_t>(i)];
+    if (k == slots_)
+      throw InvalidParameter("history_slots", slots_,
+                             "at least the number of contacts one sphere owns; sphere " + std::to_string(i) +
+                                 " has more at t = " + InvalidParameter::FormatNumber(before.t + h));
+    const int at = SlotAt(i, k++);
+    z[at] = code;
+    return std::span<double>(z.data() + at + 1, h_size);
+  };
+  auto previous = [&](int i, double code) {
+    const std::span<const double> found = FindHistory(z0, i, code);
+    return found.empty() ? std::span<const double>(kZero).subspan(0, h_size) : found;
+  };
+  // The books of one contact (SphereContactModel::BookDiscreteStep / BookStep).
+  auto book = [&](const ContactLaw& law, const DiscreteContactResponse& c, double delta_prev, double overlap,
+                  std::span<const double> history_prev) {
+    damping_work += c.damping_work;
+    if (overlap > 0.0) {
+      friction_work += c.tangential.friction_work;
+      generated_work += c.tangential.generated_work;
+    } else if (delta_prev > 0.0) {
+      friction_work += law.tangential()->StoredEnergy(history_prev, delta_prev);
+    }
+  };
+  // Pairs within reach at q0 or q1 (ascending, unique).
+  std::vector<std::pair<int, int>> pairs;
+  CandidatePairs(q0, pairs);
+  std::vector<std::pair<int, int>> pairs1;
+  CandidatePairs(q1, pairs1);
+  std::vector<std::pair<int, int>> merged;
+  std::set_union(pairs.begin(), pairs.end(), pairs1.begin(), pairs1.end(), std::back_inserter(merged));
+  const double r_sum = 2.0 * radius_;
+  for (const std::pair<int, int>& p : merged) {
+    const int i = p.first, j = p.second;
+    const Eigen::Vector3d r0 = At(q0, 6 * j) - At(q0, 6 * i);
+    const Eigen::Vector3d r1 = At(q1, 6 * j) - At(q1, 6 * i);
+    const double delta_prev = PairOverlap(z0, 0, i, j);
+    const double d0 = r0.norm(), d1 = r1.norm();
+    if (!(r_sum - d0 > 0.0) && !(r_sum - d1 > 0.0) && !(delta_prev > 0.0)) continue;
+    // SpherePairImpact::EvaluateDiscreteStep.
+    const Eigen::Vector3d rm = 0.5 * (r0 + r1), dr = r1 - r0;
+    const double dm = rm.norm(), r_bar = 0.5 * (d0 + d1);
+    if (!(dm > 0.0)) throw InvalidParameter("sphere centre distance", dm, "> 0 (coincident centres)");
+    const Eigen::Vector3d nm = rm / dm;
+    const Eigen::Matrix3d pt = Eigen::Matrix3d::Identity() - nm * nm.transpose();
+    const double half_overlap = 0.5 * (r_sum - dm);
+    const double a = radius_ - half_overlap;
+    const Eigen::Vector3d dphi_i = At(q1, 6 * i + 3) - At(q0, 6 * i + 3);
+    const Eigen::Vector3d dphi_j = At(q1, 6 * j + 3) - At(q0, 6 * j + 3);
+    ContactKinematics k;
+    k.overlap = r_sum - d1;
+    k.normal = nm;
+    k.tangential_increment = pt * (dr - (a * dphi_i + a * dphi_j).cross(nm));
+    k.overlap_prev = delta_prev;
+    k.normal_force_prev = delta_prev > 0.0 ? sphere_law_->elastic().Force(delta_prev) : 0.0;
+    const double delta0 = r_sum - d0;
+    const std::span<const double> history_prev = previous(i, static_cast<double>(j));
+    const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(
+        delta0, k, h, form, history_prev, target(i, static_cast<double>(j), k.overlap));
+    Eigen::Vector3d normal_j = c.normal_force * (rm / r_bar);  // quotient forms: along −∇̄_r δ = r_m/r̄
+    if (form == DiscreteGradientForm::kMidpoint) normal_j = c.normal_force * nm;
+    if (form == DiscreteGradientForm::kCartesian) {
+      const NormalContactLaw& elastic = sphere_law_->elastic();
+      const double w0 = elastic.Potential(delta0), w1 = elastic.Potential(k.overlap);
+      const double wm_force = elastic.Force(r_sum - dm);
+      const Eigen::Vector3d grad = -wm_force * nm;
+      const double dr2 = dr.squaredNorm(), num = (w1 - w0) - grad.dot(dr);
+      constexpr double kEps = 2.220446049250313e-16;
+      const bool use =
+          dr2 > 0.0 && std::abs(num) > 8.0 * kEps * (std::abs(w0) + std::abs(w1) + std::abs(grad.dot(dr)));
+      normal_j = -(grad + (use ? num / dr2 : 0.0) * dr) + c.damping_force * (rm / r_bar);
+    }
+    const Eigen::Vector3d force_j = normal_j + c.tangential_force;
+    out.force.segment<3>(6 * i) += force_j;
+    out.force.segment<3>(6 * j) -= force_j;
+    const Eigen::Vector3d arm_torque = a * nm.cross(c.tangential_force);
+    out.force.segment<3>(6 * i + 3) += arm_torque;
+    out.force.segment<3>(6 * j + 3) += arm_torque;
+    scale += force_j.norm() + (1.0 + r_sum) * c.tangential_force.norm();
+    book(*sphere_law_, c, delta_prev, k.overlap, history_prev);
+  }
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w) {
+      const double delta_prev = WallOverlap(z0, 0, i, w);
+      const double delta0 = WallOverlap(q0, 0, i, w), delta1 = WallOverlap(q1, 0, i, w);
+      if (!(delta0 > 0.0) && !(delta1 > 0.0) && !(delta_prev > 0.0)) continue;
+      // SphereWallImpact::EvaluateDiscreteStep.
+      const Eigen::Vector3d& n = config_.walls[static_cast<size_t>(w)].normal;
+      ContactKinematics k;
+      k.overlap = delta1;
+      k.normal = n;
+      k.tangential_increment =
+          Tangential((At(q1, 6 * i) - At(z0, 6 * i)) - radius_ * (At(q1, 6 * i + 3) - At(z0, 6 * i + 3)).cross(n), n);
+      k.overlap_prev = delta_prev;
+      k.normal_force_prev = delta_prev > 0.0 ? wall_law_->elastic().Force(delta_prev) : 0.0;
+      const std::span<const double> history_prev = previous(i, WallCode(w));
+      const DiscreteContactResponse c =
+          wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target(i, WallCode(w), k.overlap));
+      const Eigen::Vector3d force = c.normal_force * n + c.tangential_force;
+      const Eigen::Vector3d torque = (-radius_ * n).cross(c.tangential_force);
+      out.force.segment<3>(6 * i) -= force;
+      out.force.segment<3>(6 * i + 3) -= torque;
+      scale += std::abs(c.normal_force) + (1.0 + radius_) * c.tangential_force.norm();
+      book(*wall_law_, c, delta_prev, k.overlap, history_prev);
+    }
+  z[books_] = z0[books_] + friction_work;
+  z[books_ + 1] = z0[books_ + 1] + generated_work;
+  out.scale = scale;
+  out.damping_work = damping_work;
+  out.dissipated = damping_work;  // friction and generated work are booked in z
+  out.friction_work = friction_work;
+  out.generated_work = generated_work;
+}
+
+// --- energy -----------------------------------------------------------------------------------------
+
+double SphereAssembly::KineticEnergy(const MechanicalState& s) const {
+  double t = 0.0, r = 0.0;
+  for (int i = 0; i < n_; ++i) {
+    t += s.v.segment<3>(6 * i).squaredNorm();
+    r += s.v.segment<3>(6 * i + 3).squaredNorm();
+  }
+  return 0.5 * mass_ * t + 0.5 * inertia_ * r;
+}
+
+double SphereAssembly::GravityEnergy(const MechanicalState& s) const {
+  double h = 0.0;
+  for (int i = 0; i < n_; ++i) h += s.q[6 * i + 2];
+  return mass_ * config_.gravity * h;
+}
+
+double SphereAssembly::NormalElasticEnergy(const MechanicalState& s) const {
+  double w = 0.0;
+  std::vector<std::pair<int, int>>& pairs = Scratch().pairs;
+  CandidatePairs(s.q, pairs);
+  for (const std::pair<int, int>& p : pairs) {
+    const double delta = PairOverlap(s.q, 0, p.first, p.second);
+    if (delta > 0.0) w += sphere_law_->elastic().Potential(delta);
+  }
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < walls; ++k) {
+      const double delta = WallOverlap(s.q, 0, i, k);
+      if (delta > 0.0) w += wall_law_->elastic().Potential(delta);
+    }
+  return w;
+}
+
+double SphereAssembly::TangentialElasticEnergy(const MechanicalState& s) const {
+  double u = 0.0;
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < slots_; ++k) {
+      const int at = SlotAt(i, k);
+      const double code = s.z[at];
+      if (code == kEmpty) break;
+      const bool wall = code < 0.0;
+      const double delta = wall ? WallOverlap(s.q, 0, i, static_cast<int>(-2.0 - code))
+                                : PairOverlap(s.q, 0, i, static_cast<int>(code));
+      if (!(delta > 0.0)) continue;
+      const ContactLaw& law = wall ? *wall_law_ : *sphere_law_;
+      u += law.tangential()->StoredEnergy({s.z.data() + at + 1, static_cast<size_t>(history_)}, delta);
+    }
+  return u;
+}
+
+double SphereAssembly::PotentialEnergy(const MechanicalState& s) const {
+  return GravityEnergy(s) + NormalElasticEnergy(s) + TangentialElasticEnergy(s);
+}
+
+double SphereAssembly::DissipationPower(const MechanicalState& s) const {
+  if (!damped_) return 0.0;
+  double p = 0.0;
+  std::vector<std::pair<int, int>>& pairs = Scratch().pairs;
+  CandidatePairs(s.q, pairs);
+  for (const std::pair<int, int>& pr : pairs) {
+    const int i = pr.first, j = pr.second;
+    const double delta = PairOverlap(s.q, 0, i, j);
+    if (!(delta > 0.0)) continue;
+    const Eigen::Vector3d r = At(s.q, 6 * j) - At(s.q, 6 * i);
+    const double rate = -(At(s.v, 6 * j) - At(s.v, 6 * i)).dot(r / r.norm());
+    p += sphere_law_->damping().Coefficient(delta) * rate * rate;
+  }
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w) {
+      const double delta = WallOverlap(s.q, 0, i, w);
+      if (!(delta > 0.0)) continue;
+      const double rate = -config_.walls[static_cast<size_t>(w)].normal.dot(At(s.v, 6 * i));
+      p += wall_law_->damping().Coefficient(delta) * rate * rate;
+    }
+  return p;
+}
+
+EnergyTerms SphereAssembly::EnergyBooks(const MechanicalState& s) const {
+  EnergyTerms e;
+  e.kinetic = KineticEnergy(s);
+  e.stored = {{"gravity", GravityEnergy(s)},
+              {"normal_elastic", NormalElasticEnergy(s)},
+              {"tangential_elastic", TangentialElasticEnergy(s)}};
+  e.damping_work = s.dissipated;
+  e.friction_work = FrictionWork(s);
+  e.generated_work = GeneratedWork(s);
+  return e;
+}
+
+double SphereAssembly::BalanceResidual(const MechanicalState& s) const {
+  const double scale = std::abs(e0_) > 0.0 ? std::abs(e0_) : 1.0;
+  return (TotalEnergy(s) + s.dissipated + FrictionWork(s) - GeneratedWork(s) - e0_) / scale;
+}
+
+// --- diagnostics ------------------------------------------------------------------------------------
+
+std::pair<long, long> SphereAssembly::CountContacts(const MechanicalState& s) const {
+  long pairs_in_contact = 0, wall_contacts = 0;
+  std::vector<std::pair<int, int>>& pairs = Scratch().pairs;
+  CandidatePairs(s.q, pairs);
+  for (const std::pair<int, int>& p : pairs) pairs_in_contact += PairOverlap(s.q, 0, p.first, p.second) > 0.0;
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w) wall_contacts += WallOverlap(s.q, 0, i, w) > 0.0;
+  return {pairs_in_contact, wall_contacts};
+}
+
+long SphereAssembly::OccupiedSlots(const MechanicalState& s) const {
+  long n = 0;
+  for (int i = 0; i < n_; ++i)
+    for (int k = 0; k < slots_ && s.z[SlotAt(i, k)] != kEmpty; ++k) ++n;
+  return n;
+}
+
+double SphereAssembly::MaxOverlap(const MechanicalState& s) const {
+  double m = 0.0;
+  std::vector<std::pair<int, int>>& pairs = Scratch().pairs;
+  CandidatePairs(s.q, pairs);
+  for (const std::pair<int, int>& p : pairs) m = std::max(m, PairOverlap(s.q, 0, p.first, p.second));
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w) m = std::max(m, WallOverlap(s.q, 0, i, w));
+  return m;
+}
+
+std::vector<std::string> SphereAssembly::ObservableNames() const {
+  return {"sphere_contacts", "wall_contacts",        "max_overlap_m",   "kinetic_J",        "gravity_J",
+          "normal_elastic_J", "tangential_elastic_J", "normal_damping_work_J", "friction_work_J",
+          "generated_work_J", "residual_J"};
+}
+
+void SphereAssembly::Observe(const MechanicalState& s, std::vector<double>& values) const {
+  const std::pair<long, long> contacts = CountContacts(s);
+  const EnergyTerms e = EnergyBooks(s);
+  values = {static_cast<double>(contacts.first),
+            static_cast<double>(contacts.second),
+            MaxOverlap(s),
+            e.kinetic,
+            e.stored[0].second,
+            e.stored[1].second,
+            e.stored[2].second,
+            s.dissipated,
+            e.friction_work,
+            e.generated_work,
+            e.Books() - e0_};
+}
+
+// Estimate (docs/reliability.md): the sphere-pair Hertz–Mindlin bound (HertzMindlinCriticalTimeStep) with the
+// reduced mass m/2, R* = R/2, the tangential spring acting on 2(1/m + R²/I), at the approach speed
+// 2 max|v_i| + √(2 g z_max) (the fastest relative speed a free fall in the packing can reach).
+std::optional<double> SphereAssembly::CriticalTimeStep(const MechanicalState& s) const {
+  const NormalContactLaw& elastic = sphere_law_->elastic();
+  if (elastic.exponent() != 1.5) return std::nullopt;
+  double v_max = 0.0, z_max = 0.0;
+  for (int i = 0; i < n_; ++i) {
+    v_max = std::max(v_max, s.v.segment<3>(6 * i).norm());
+    z_max = std::max(z_max, s.q[6 * i + 2]);
+  }
+  const double speed = 2.0 * v_max + std::sqrt(2.0 * config_.gravity * std::max(z_max, 0.0));
+  if (!(speed > 0.0)) return std::nullopt;
+  const bool friction = sphere_law_->tangential()->friction_coefficient() > 0.0 && config_.shear_modulus_star > 0.0;
+  const double w = friction ? 2.0 * (1.0 / mass_ + radius_ * radius_ / inertia_) : 0.0;
+  return HertzMindlinCriticalTimeStep(0.5 * mass_, elastic.coefficient(), speed, config_.e_n,
+                                      friction ? config_.shear_modulus_star : 1.0, 0.5 * radius_, w);
+}
+
+}  // namespace impactlab

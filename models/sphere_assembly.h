@@ -1,0 +1,209 @@
+// SphereAssembly: N frictional solid spheres (3D translation and rotation each) in a box of planar walls under
+// gravity — the classic DEM packing test [Cundall & Strack 1979]. Every sphere–sphere and sphere–wall contact
+// uses the contact seam (contact/contact_law.h): a normal elastic law ⊕ a damping law ⊕ a tangential law from the
+// registries, by default Hertz ⊕ Tsuji ⊕ Mindlin [Hertz 1882; Tsuji, Tanaka & Ishida 1992; Mindlin & Deresiewicz
+// 1953]. The geometry of each contact is that of the single-contact models (models/sphere_pair_impact.h for a pair,
+// models/sphere_wall_impact.h for a wall), so one pair or one sphere on the floor reproduces those models.
+//
+// Generalized coordinates (6 per sphere, as in SpherePairImpact):
+//   q = [x_0, φ_0, x_1, φ_1, …]   centres [m] and accumulated rotation vectors φ_i = ∫ω_i dt [rad]
+//   v = [v_0, ω_0, v_1, ω_1, …]   q̇ = v;  M = diag(m, m, m, I, I, I, …) constant, I = 2/5 m R²
+// (isotropic inertia: no gyroscopic term; the contacts do not depend on orientation, φ only measures rotation
+// increments, so the tangential increment of a step is a function of the positions at its two ends).
+//
+// Contacts (A = the lower-index sphere or the wall, B = the other sphere; n from A to B):
+//   pair i < j:  r = x_j − x_i, n = r/|r|, δ = R_i + R_j − |r|, δ̇ = −(v_j − v_i)·n, arms a = R − δ/2,
+//                Δs = P_t(n)[(r − r⁰) − ((R_i − δ̄/2)Δφ_i + (R_j − δ̄/2)Δφ_j) × n̄], n̄ = (n + n⁰)/|n + n⁰|,
+//                δ̄ = (δ + max(δ⁰, 0))/2  (r⁰, n⁰, δ⁰, φ⁰ at the last committed step)
+//   wall (point p, unit normal n into the box): δ = R − n·(x − p), δ̇ = −n·v, arm R,
+//                Δs = P_t(n)[(x − x⁰) − R Δφ × n]
+//   F_n = W'(δ) + C(δ) δ̇ (never clipped), F_t from the tangential law capped by μ W'(δ) (SphereContactModel);
+//   on B: F_n n + F_t, torque (−a_B n) × F_t; on A (a sphere): −(F_n n + F_t), torque (a_A n) × (−F_t).
+//   Gravity: −m g e_z on every sphere (a potential, m g z).
+//
+// Broad phase: a cell list (geometry/cell_list.h; Allen & Tildesley 1987, §5.3) with cutoff 2R·(1 + 1e-9) at every
+// evaluation: O(N) per evaluation at bounded density, no N² array anywhere.
+//
+// History z (rollback-exact; UpdateHistory is its only writer, a pure function of (before, after.q)):
+//   [0, 6N)         q at the last committed step (x⁰, φ⁰ of every sphere)
+//   [6N], [6N + 1]  total friction work W_f (cap removal + springs released at separation) and generated work W_g [J]
+//   [6N + 2, …)     K history slots per sphere (key history_slots), each 1 + H entries: the partner code
+//                   (j ≥ 0: sphere j > i; −2 − w: wall w; −1: empty) and the tangential law's H history values.
+//                   A contact's slot belongs to its lower-index sphere (walls: to the sphere). Slots are filled
+//                   from 0 in contact order; a sphere with more than K contacts stops the run with an
+//                   InvalidParameter naming history_slots. δ⁰ and the elastic F_n⁰ of the tangential step are
+//                   recomputed from x⁰ (the same value SphereContactModel stores).
+// A committed step (UpdateHistory): every contact with δ > 0 at after.q takes one tangential step from its slot in
+// before.z (zero history when new: the onset fraction δ/(δ − δ⁰) of Δs loads the spring, EvaluateTangentialStep),
+// W_f += friction work, W_g += generated work; a slot of before.z whose contact is no longer active is dropped and
+// the energy its spring still stores at δ⁰ is booked as friction work (SphereContactModel::BookStep).
+// Energy ledger: E = Σ(½ m v² + ½ I ω²) + Σ m g z + Σ W(δ) + Σ U_t;  E + D_n + W_f − W_g = E₀, D_n = ∫Σ C δ̇² dt in
+// MechanicalState::dissipated (DissipationPower).
+//
+// Energy-consistent schemes: through the contact seam (DiscreteContactSystem), pair and wall contacts as in
+// SpherePairImpact / SphereWallImpact::EvaluateDiscreteStep.
+// Not (yet) provided: polydispersity (one radius, one material); contact event functions (num_contacts() = 0: a dynamic
+// contact set of up to ~6N contacts is not a fixed list of event functions).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "contact/contact_law.h"
+#include "system/discrete_contact_system.h"
+#include "system/mechanical_system.h"
+
+namespace impactlab {
+
+/// A fixed planar wall: the half-space n·(x − point) ≥ 0 is inside the box.
+struct AssemblyWall {
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  ///< unit, pointing into the box
+};
+
+/// An explicit configuration (tests, user code): uniform spheres at given positions and velocities.
+struct SphereAssemblyConfiguration {
+  double radius = 1e-3;                 ///< R [m] > 0
+  double density = 2500.0;              ///< ρ [kg/m³] > 0
+  double gravity = 9.81;                ///< g [m/s²] ≥ 0, along −e_z
+  std::vector<Eigen::Vector3d> positions;   ///< centres [m]
+  std::vector<Eigen::Vector3d> velocities;  ///< [m/s] (same size as positions)
+  std::vector<Eigen::Vector3d> spins;       ///< ω [rad/s] (same size, or empty: zero)
+  std::vector<AssemblyWall> walls;
+  int history_slots = 12;               ///< K ∈ [1, 64]: contacts one sphere may own
+  double e_n = 1.0;                     ///< the restitution the laws were calibrated to (Δt_crit estimate)
+  double shear_modulus_star = 0.0;      ///< G* of a sphere pair [Pa] (Δt_crit estimate; 0: unknown)
+  void Validate() const;
+};
+
+/// The lattice packing of the scenarios: nx × ny × nz spheres on a simple cubic lattice of spacing 2R + gap in the
+/// box [0, nx s] × [0, ny s] × [0, ∞) (floor and four side walls, open top), each centre jittered by up to
+/// `jitter`·|gap|/2 per axis (gap < 0: a compressed lattice, every neighbour and wall contact overlapping by −gap
+/// (−gap/2 at the walls) before the jitter) and given a random velocity of up to `random_speed` per axis (seeded, reproducible).
+struct SphereAssemblyParameters {
+  int nx = 4, ny = 4, nz = 4;  ///< ≥ 1 each
+  double radius = 1e-3;        ///< R [m] > 0
+  double density = 2500.0;     ///< ρ [kg/m³] > 0
+  double E = 7.0e10;           ///< Young's modulus of the spheres [Pa] > 0
+  double poisson = 0.25;       ///< [-] in [0, 0.5)
+  double E_wall = 7.0e10;      ///< of the walls [Pa] > 0
+  double nu_wall = 0.25;       ///< [-] in [0, 0.5)
+  double e_n = 0.5;            ///< target normal restitution in (0, 1]
+  double gravity = 9.81;       ///< g [m/s²] ≥ 0
+  double gap = 1e-4;           ///< lattice gap between neighbouring surfaces [m] > −0.1 R
+  double jitter = 0.5;         ///< in [0, 1)
+  double random_speed = 0.01;  ///< [m/s] ≥ 0
+  std::uint64_t seed = 1;
+  int history_slots = 12;      ///< K ∈ [1, 64]
+
+  void Validate() const;
+  int num_spheres() const { return nx * ny * nz; }
+  double spacing() const { return 2.0 * radius + gap; }
+  double mass() const;
+  double pair_effective_modulus() const;        ///< E* of two spheres [Pa]
+  double pair_effective_shear_modulus() const;  ///< G* of two spheres [Pa]
+  double wall_effective_modulus() const;        ///< E* of a sphere and a wall [Pa]
+  double wall_effective_shear_modulus() const;  ///< G* of a sphere and a wall [Pa]
+  /// The lattice, jitter and random velocities above.
+  SphereAssemblyConfiguration Configuration() const;
+};
+
+/// One contact evaluated at a state (forces on B; A is sphere i, B sphere j, or A the wall and B sphere i).
+struct AssemblyContact {
+  bool active = false;
+  double delta = 0.0, delta_dot = 0.0;
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();
+  double arm_a = 0.0, arm_b = 0.0;
+  double normal_force_elastic = 0.0, normal_force = 0.0;
+  TangentialResponse tangential;
+};
+
+class SphereAssembly final : public MechanicalSystem, public DiscreteContactSystem {
+ public:
+  /// `sphere_law` for sphere–sphere contacts, `wall_law` for sphere–wall contacts; both need a tangential part
+  /// (μ = 0 for frictionless contact) with the same history size.
+  SphereAssembly(SphereAssemblyConfiguration configuration, ContactLaw sphere_law, ContactLaw wall_law);
+
+  std::string name() const override { return "sphere_assembly"; }
+  MechanicalState InitialState() const override;
+  void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
+  bool velocity_dependent_forces() const override { return damped_; }
+  void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
+
+  double KineticEnergy(const MechanicalState& s) const override;
+  double PotentialEnergy(const MechanicalState& s) const override;  ///< gravity + W_n + U_t
+  double DissipationPower(const MechanicalState& s) const override;  ///< Σ C δ̇² over active contacts
+  EnergyTerms EnergyBooks(const MechanicalState& s) const override;
+  std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
+
+  std::vector<std::string> ObservableNames() const override;
+  void Observe(const MechanicalState& s, std::vector<double>& values) const override;
+
+  // --- energy-consistent schemes (system/discrete_contact_system.h) ---------------------------------
+  // F̄ = Σ over the pairs within reach at q_n or q_{n+1} of SpherePairImpact's discrete pair force, Σ over the
+  // sphere–wall contacts of SphereWallImpact's, plus m g e_z per sphere (gravity is linear in q: its discrete
+  // gradient is exact). Books and slots as in UpdateHistory, with the law's discrete step.
+  Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                            DiscreteGradientForm form, DiscreteContactStep& out) const override;
+
+  // --- ledger pieces and diagnostics ----------------------------------------------------------------
+  double GravityEnergy(const MechanicalState& s) const;         ///< Σ m g z [J]
+  double NormalElasticEnergy(const MechanicalState& s) const;   ///< Σ W(δ) [J]
+  double TangentialElasticEnergy(const MechanicalState& s) const;  ///< Σ U_t of the slots in s.z [J]
+  double FrictionWork(const MechanicalState& s) const { return s.z[books_]; }
+  double GeneratedWork(const MechanicalState& s) const { return s.z[books_ + 1]; }
+  /// (E + D_n + W_f − W_g − E₀)/E₀.
+  double BalanceResidual(const MechanicalState& s) const;
+  double initial_energy() const { return e0_; }
+  /// Number of sphere–sphere and sphere–wall contacts with δ > 0 at s.
+  std::pair<long, long> CountContacts(const MechanicalState& s) const;
+  /// Number of occupied history slots in s.z.
+  long OccupiedSlots(const MechanicalState& s) const;
+  /// Largest overlap δ at s [m] (0 without contact).
+  double MaxOverlap(const MechanicalState& s) const;
+
+  /// Broad phase on (default) or a brute-force all-pairs loop (for the bitwise-identity test).
+  void set_broad_phase(bool on) { broad_phase_ = on; }
+  bool broad_phase() const { return broad_phase_; }
+
+  int num_spheres() const { return n_; }
+  int history_slots() const { return slots_; }
+  double mass() const { return mass_; }
+  double inertia() const { return inertia_; }
+  const SphereAssemblyConfiguration& configuration() const { return config_; }
+  const ContactLaw& sphere_law() const { return *sphere_law_; }
+  const ContactLaw& wall_law() const { return *wall_law_; }
+
+  /// Partner code of wall w in a slot.
+  static double WallCode(int w) { return -2.0 - w; }
+
+ private:
+  /// The candidate pairs (i < j, within 2R) at q, ascending (cell list or all pairs).
+  void CandidatePairs(const Eigen::VectorXd& q, std::vector<std::pair<int, int>>& pairs) const;
+  /// The law history of sphere i's slot for `code` in z, or empty when there is none.
+  std::span<const double> FindHistory(const Eigen::VectorXd& z, int i, double code, int* slot = nullptr) const;
+  AssemblyContact EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
+                               int j, std::span<double> law_out) const;
+  AssemblyContact EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
+                               int w, std::span<double> law_out) const;
+  double PairOverlap(const Eigen::VectorXd& x, int offset, int i, int j) const;
+  double WallOverlap(const Eigen::VectorXd& x, int offset, int i, int w) const;
+  int SlotAt(int i, int k) const { return slots_at_ + (i * slots_ + k) * slot_size_; }
+
+  SphereAssemblyConfiguration config_;
+  std::shared_ptr<const ContactLaw> sphere_law_, wall_law_;
+  int n_ = 0, slots_ = 12, history_ = 0, slot_size_ = 1;
+  int books_ = 0, slots_at_ = 0, z_size_ = 0;
+  double radius_ = 0.0, mass_ = 0.0, inertia_ = 0.0, cutoff_ = 0.0;
+  bool damped_ = false, broad_phase_ = true;
+  double e0_ = 0.0;
+  std::uint64_t serial_ = 0;  ///< unique per model object (the key of the per-thread contact cache)
+};
+
+}  // namespace impactlab

@@ -1,0 +1,301 @@
+// sphere_assembly (models/sphere_assembly.h): one pair reproduces sphere_pair bitwise, the cell-list path equals the
+// all-pairs loop bitwise, the history slots follow contact creation and breakage (and UpdateHistory is pure), the
+// energy books close, a settling packing behaves, and bad input is refused with the key, value and range.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/errors.h"
+#include "core/parameter_set.h"
+#include "integrators/odeint_runge_kutta.h"
+#include "integrators/simo_tarnow.h"
+#include "integrators/simulation.h"
+#include "integrators/velocity_verlet.h"
+#include "models/sphere_assembly.h"
+#include "models/sphere_pair_impact.h"
+#include "observe/energy_ledger.h"
+#include "registry/contact_law_registry.h"
+#include "registry/sphere_assembly_registration.h"
+#include "registry/sphere_pair_registration.h"
+#include "registry/sphere_wall_registration.h"
+#include "support/run_impactlab.h"
+
+using namespace impactlab;
+
+namespace {
+
+// Chung & Ooi Test 7 spheres (R = 0.1 m, Al alloy), oblique with spin, friction, damping.
+ParameterSet PairKeys() {
+  ParameterSet p;
+  p.Set("radius1", 0.1);
+  p.Set("radius2", 0.1);
+  p.Set("density1", 2700.0);
+  p.Set("density2", 2700.0);
+  p.Set("E1", 7.0e10);
+  p.Set("E2", 7.0e10);
+  p.Set("poisson", 0.33);
+  p.Set("v1_n", 0.2);
+  p.Set("v2_n", 0.2);
+  p.Set("v1_t", 0.05);
+  p.Set("omega1_y", 10.0);
+  p.Set("omega2_x", -3.0);
+  p.Set("e_n", 0.5);
+  p.Set("mu", 0.4);
+  p.Set("tangential_law", std::string("mindlin_rescaled_incremental"));
+  return p;
+}
+
+/// The same two spheres as an assembly without gravity and walls, with the pair's own contact law.
+SphereAssembly PairAsAssembly(const SpherePairImpact& pair) {
+  const MechanicalState s0 = pair.InitialState();
+  SphereAssemblyConfiguration c;
+  c.radius = 0.1;
+  c.density = 2700.0;
+  c.gravity = 0.0;
+  for (int b = 0; b < 2; ++b) {
+    c.positions.push_back(s0.q.segment<3>(6 * b));
+    c.velocities.push_back(s0.v.segment<3>(6 * b));
+    c.spins.push_back(s0.v.segment<3>(6 * b + 3));
+  }
+  return SphereAssembly(c, pair.contact_law(), pair.contact_law());
+}
+
+SimulationOptions Options(double dt, double t_end) {
+  SimulationOptions o;
+  o.dt = dt;
+  o.t_end = t_end;
+  o.locate_events = false;
+  return o;
+}
+
+ParameterSet SmallPacking() {
+  ParameterSet p;
+  p.Set("nx", 3.0);
+  p.Set("ny", 3.0);
+  p.Set("nz", 3.0);
+  p.Set("mu", 0.3);
+  p.Set("random_speed", 0.05);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("sphere_assembly: two spheres reproduce sphere_pair bitwise (velocity Verlet and rk4)") {
+  const ParameterSet p = PairKeys();
+  const SpherePairImpactParameters sp = SpherePairParametersFrom(p);
+  const SpherePairImpact pair(sp, ContactLawFromKeys(p, SpherePairData(sp)));
+  const SphereAssembly assembly = PairAsAssembly(pair);
+  // Contact duration ~7.3e-4 s: 1000 steps of 1e-6 s cover approach, contact and separation.
+  const SimulationOptions o = Options(1e-6, 1.2e-3);
+  VelocityVerlet vv1, vv2;
+  OdeintRungeKutta rk1(OdeintMethod::kRk4), rk2(OdeintMethod::kRk4);
+  for (int k = 0; k < 2; ++k) {
+    Integrator& a = k == 0 ? static_cast<Integrator&>(vv1) : static_cast<Integrator&>(rk1);
+    Integrator& b = k == 0 ? static_cast<Integrator&>(vv2) : static_cast<Integrator&>(rk2);
+    const SimulationRecord rp = Simulate(pair, a, pair.InitialState(), o, {});
+    const SimulationRecord ra = Simulate(assembly, b, assembly.InitialState(), o, {});
+    INFO("integrator ", k == 0 ? "velocity_verlet" : "rk4");
+    CHECK(rp.final_state.q == ra.final_state.q);
+    CHECK(rp.final_state.v == ra.final_state.v);
+    CHECK(rp.final_state.dissipated == ra.final_state.dissipated);
+    CHECK(pair.FrictionWork(rp.final_state) == assembly.FrictionWork(ra.final_state));
+    CHECK(pair.GeneratedWork(rp.final_state) == assembly.GeneratedWork(ra.final_state));
+    CHECK(pair.FrictionWork(rp.final_state) > 0.0);
+    CHECK(pair.Overlap(rp.final_state.q) < 0.0);  // separated: the slot was dropped
+    CHECK(assembly.OccupiedSlots(ra.final_state) == 0);
+  }
+}
+
+TEST_CASE("sphere_assembly: the cell-list path equals the all-pairs loop bitwise") {
+  ParameterSet p;
+  p.Set("nx", 5.0);
+  p.Set("ny", 4.0);
+  p.Set("nz", 3.0);
+  p.Set("mu", 0.3);
+  p.Set("gap", -2e-6);  // a compressed lattice: ~3 contacts per sphere from the start, many start and end
+  p.Set("random_speed", 0.2);
+  p.Set("seed", 7.0);
+  const auto cells = MakeSphereAssembly(p);
+  const auto brute = MakeSphereAssembly(p);
+  brute->set_broad_phase(false);
+  const SimulationOptions o = Options(2e-7, 2e-4);
+  VelocityVerlet v1, v2;
+  const SimulationRecord a = Simulate(*cells, v1, cells->InitialState(), o, {});
+  const SimulationRecord b = Simulate(*brute, v2, brute->InitialState(), o, {});
+  CHECK(cells->CountContacts(a.final_state).first > 10);
+  CHECK(a.final_state.q == b.final_state.q);
+  CHECK(a.final_state.v == b.final_state.v);
+  CHECK(a.final_state.z == b.final_state.z);
+  Eigen::VectorXd acc_a(a.final_state.v.size()), acc_b(a.final_state.v.size());
+  cells->Acceleration(a.final_state, acc_a);
+  brute->Acceleration(a.final_state, acc_b);
+  CHECK(acc_a == acc_b);
+  CHECK(cells->PotentialEnergy(a.final_state) == brute->PotentialEnergy(a.final_state));
+}
+
+TEST_CASE("sphere_assembly: history slots follow contact creation and breakage, UpdateHistory is pure") {
+  const ParameterSet p = PairKeys();
+  const SpherePairImpactParameters sp = SpherePairParametersFrom(p);
+  const SpherePairImpact pair(sp, ContactLawFromKeys(p, SpherePairData(sp)));
+  const SphereAssembly assembly = PairAsAssembly(pair);
+  VelocityVerlet vv;
+  MechanicalState s = assembly.InitialState();
+  CHECK(assembly.OccupiedSlots(s) == 0);
+  long max_slots = 0, steps_in_contact = 0;
+  for (int n = 0; n < 1200; ++n) {
+    const MechanicalState before = s;
+    REQUIRE(vv.Step(assembly, s, 1e-6).status == StepStatus::kAccepted);
+    // Purity: the update from (before, after.q, after.v) does not read after.z.
+    MechanicalState again = s;
+    again.z.setConstant(42.0);
+    assembly.UpdateHistory(before, again);
+    REQUIRE(again.z == s.z);
+    max_slots = std::max(max_slots, assembly.OccupiedSlots(s));
+    steps_in_contact += assembly.CountContacts(s).first;
+    CHECK(assembly.OccupiedSlots(s) == assembly.CountContacts(s).first);
+  }
+  CHECK(max_slots == 1);
+  CHECK(steps_in_contact > 500);
+  CHECK(assembly.OccupiedSlots(s) == 0);
+  CHECK(assembly.FrictionWork(s) > 0.0);
+}
+
+TEST_CASE("sphere_assembly: a history-slot overflow stops with the key") {
+  ParameterSet p = SmallPacking();
+  p.Set("history_slots", 1.0);
+  p.Set("gap", 1e-6);
+  p.Set("random_speed", 0.0);
+  p.Set("jitter", 0.0);
+  p.Set("gravity", 1e4);  // the column compresses at once: every sphere owns the one above and a neighbour
+  const auto sys = MakeSphereAssembly(p);
+  VelocityVerlet vv;
+  std::string message;
+  try {
+    Simulate(*sys, vv, sys->InitialState(), Options(1e-7, 2e-4), {});
+  } catch (const InvalidParameter& e) {
+    message = e.what();
+  }
+  CHECK(message.find("history_slots") != std::string::npos);
+}
+
+TEST_CASE("sphere_assembly: the energy books close in a settling packing (velocity Verlet)") {
+  const auto sys = MakeSphereAssembly(SmallPacking());
+  VelocityVerlet vv;
+  EnergyLedger ledger;
+  const MechanicalState s0 = sys->InitialState();
+  const SimulationRecord r = Simulate(*sys, vv, s0, Options(2e-7, 2e-3), {&ledger});
+  const MechanicalState& s1 = r.final_state;
+  const EnergyTerms e0 = sys->EnergyBooks(s0), e1 = sys->EnergyBooks(s1);
+  // Energy exchanged: what gravity released plus the initial kinetic energy; the books' drift against it.
+  const double exchanged = (e0.stored[0].second - e1.stored[0].second) + e0.kinetic;
+  const double drift = std::abs(e1.Books() - e0.Books());
+  MESSAGE("exchanged ", exchanged, " J, books drift ", drift, " J (", drift / exchanged, "), ledger residual / E0 ",
+          ledger.balance_residual_max(), ", D_n ", s1.dissipated, " W_f ", e1.friction_work, " W_g ",
+          e1.generated_work, ", contacts ", sys->CountContacts(s1).first, "+", sys->CountContacts(s1).second);
+  CHECK(s1.dissipated > 0.0);
+  CHECK(e1.friction_work > 0.0);
+  CHECK(drift < 1e-3 * exchanged);
+  CHECK(sys->MaxOverlap(s1) < 1e-2 * sys->configuration().radius);
+}
+
+TEST_CASE("sphere_assembly: bad input names the key, its value and the valid range") {
+  const auto message = [](const char* key, double value) {
+    ParameterSet p;
+    p.Set(key, value);
+    try {
+      MakeSphereAssembly(p);
+    } catch (const InvalidParameter& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(message("nx", 0.0) == "invalid nx = 0 (valid: an integer in [1, 1000])");
+  CHECK(message("nz", 2.5).find("invalid nz = 2.5") == 0);
+  CHECK(message("radius", -1.0).find("invalid radius = -1") == 0);
+  CHECK(message("poisson", 0.5).find("invalid poisson = 0.5") == 0);
+  CHECK(message("e_n", 1.5).find("invalid e_n = 1.5") == 0);
+  CHECK(message("gravity", -9.81).find("invalid gravity = -9.81") == 0);
+  CHECK(message("gap", -1e-3).find("invalid gap = -0.001") == 0);
+  CHECK(message("history_slots", 0.0).find("invalid history_slots = 0") == 0);
+}
+
+TEST_CASE("sphere_assembly: Simo-Tarnow runs through the contact seam, reproduces sphere_pair and closes the books") {
+  const ParameterSet p = PairKeys();
+  const SpherePairImpactParameters sp = SpherePairParametersFrom(p);
+  const SpherePairImpact pair(sp, ContactLawFromKeys(p, SpherePairData(sp)));
+  const SphereAssembly assembly = PairAsAssembly(pair);
+  const SimulationOptions o = Options(2e-6, 1.2e-3);
+  SimoTarnow s1, s2;
+  const SimulationRecord rp = Simulate(pair, s1, pair.InitialState(), o, {});
+  const SimulationRecord ra = Simulate(assembly, s2, assembly.InitialState(), o, {});
+  CHECK(rp.final_state.q == ra.final_state.q);
+  CHECK(rp.final_state.v == ra.final_state.v);
+  CHECK(pair.FrictionWork(rp.final_state) == assembly.FrictionWork(ra.final_state));
+  // A small packing with gravity, walls and friction: E + D_n + W_f − W_g constant to round-off.
+  ParameterSet small;
+  small.Set("nx", 2.0);
+  small.Set("ny", 2.0);
+  small.Set("nz", 2.0);
+  small.Set("mu", 0.3);
+  small.Set("gap", -2e-6);
+  const auto sys = MakeSphereAssembly(small);
+  SimoTarnow st;
+  EnergyLedger ledger;
+  const MechanicalState s0 = sys->InitialState();
+  const SimulationRecord r = Simulate(*sys, st, s0, Options(2e-7, 2e-5), {&ledger});
+  const EnergyTerms e0 = sys->EnergyBooks(s0), e1 = sys->EnergyBooks(r.final_state);
+  const double exchanged = e0.stored[1].second;  // the initial elastic energy of the compressed lattice
+  const double drift = std::abs(e1.Books() - e0.Books());
+  MESSAGE("simo_tarnow: books drift ", drift, " J of ", exchanged, " J exchanged; D_n ", r.final_state.dissipated,
+          " W_f ", e1.friction_work);
+  CHECK(r.final_state.dissipated > 0.0);
+  CHECK(drift < 1e-9 * exchanged);
+}
+
+TEST_CASE("sphere_assembly: the CLI refuses bad keys with one line and exit code 2") {
+  const std::string scenario = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/sphere_assembly.toml";
+  const impactlab::test::CliOutput a = impactlab::test::RunImpactlab("run " + scenario + " --set nx=0");
+  CHECK(a.status == 2);
+  CHECK(a.out.find("invalid nx = 0 (valid: an integer in [1, 1000])") != std::string::npos);
+  const impactlab::test::CliOutput b = impactlab::test::RunImpactlab("run " + scenario + " --set gap=-1e-3");
+  CHECK(b.status == 2);
+  CHECK(b.out.find("invalid gap = -0.001") != std::string::npos);
+}
+
+TEST_CASE("sphere_assembly: one sphere on the floor reproduces sphere_wall to round-off") {
+  // Kharaz et al. alumina sphere on an aluminium wall, 30° from the normal, back-spin, e_n = 0.8, μ = 0.092.
+  ParameterSet p;
+  p.Set("theta_deg", 30.0);
+  p.Set("omega0", 200.0);
+  p.Set("e_n", 0.8);
+  p.Set("mu", 0.092);
+  p.Set("initial_gap", 1e-6);
+  p.Set("tangential_law", std::string("mindlin_rescaled_incremental"));
+  const SphereWallImpactParameters sp = SphereWallParametersFrom(p);
+  const SphereWallImpact wall(sp, ContactLawFromKeys(p, SphereWallPairData(sp)));
+  const MechanicalState w0 = wall.InitialState();
+  SphereAssemblyConfiguration c;
+  c.radius = sp.radius;
+  c.density = sp.density;
+  c.gravity = 0.0;
+  c.positions = {w0.q.head<3>()};
+  c.velocities = {w0.v.head<3>()};
+  c.spins = {w0.v.segment<3>(3)};
+  c.walls = {AssemblyWall{}};  // the floor z = 0
+  const SphereAssembly assembly(c, wall.contact_law(), wall.contact_law());
+  const SimulationOptions o = Options(1e-8, 3e-5);  // contact ~1.3e-5 s: ~1300 steps in contact
+  VelocityVerlet v1, v2;
+  const SimulationRecord rw = Simulate(wall, v1, w0, o, {});
+  const SimulationRecord ra = Simulate(assembly, v2, assembly.InitialState(), o, {});
+  const double dv = (rw.final_state.v - ra.final_state.v).lpNorm<Eigen::Infinity>();
+  const double dq = (rw.final_state.q - ra.final_state.q).lpNorm<Eigen::Infinity>();
+  const double dwf = std::abs(wall.FrictionWork(rw.final_state) - assembly.FrictionWork(ra.final_state));
+  MESSAGE("sphere_wall vs assembly: |dv| ", dv, " |dq| ", dq, " |dW_f| ", dwf, " of ", wall.FrictionWork(rw.final_state));
+  CHECK(wall.Overlap(rw.final_state.q) < 0.0);
+  CHECK(wall.FrictionWork(rw.final_state) > 0.0);
+  CHECK(dv <= 1e-12 * rw.final_state.v.lpNorm<Eigen::Infinity>());
+  CHECK(dq <= 1e-12 * rw.final_state.q.lpNorm<Eigen::Infinity>());
+  CHECK(dwf <= 1e-13 * wall.FrictionWork(rw.final_state));  // measured: q, v bitwise equal, W_f 2e-15
+  CHECK(rw.final_state.dissipated == doctest::Approx(ra.final_state.dissipated).epsilon(1e-10));
+}
