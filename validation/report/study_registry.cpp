@@ -4,6 +4,7 @@
 #include "studies/conservation_study.h"
 #include "studies/exact_solution_study.h"
 #include "studies/friction_conserving_study.h"
+#include "studies/rotation_study.h"
 #include "studies/order_audit_study.h"
 #include "studies/oscillator_comparison_study.h"
 #include "studies/seed000_table7_angles_study.h"
@@ -42,6 +43,7 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<ChungOoiPairStudy>());
   studies.push_back(std::make_unique<ExactSolutionStudy>());
   studies.push_back(std::make_unique<FrictionConservingStudy>());
+  studies.push_back(std::make_unique<RotationStudy>());
   return studies;
 }
 
