@@ -119,7 +119,16 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
     auto mass = std::make_shared<SimpleMatrix>(n, n);
     mass->zero();
     for (unsigned i = 0; i < n; ++i) mass->setValue(i, i, data.mass[i]);
-    m.ds = std::make_shared<LagrangianLinearTIDS>(ToSiconos(data.q), ToSiconos(data.v), mass);
+    if (data.stiffness.size() != 0) {
+      auto k = std::make_shared<SimpleMatrix>(n, n);
+      auto c = std::make_shared<SimpleMatrix>(n, n);
+      c->zero();
+      for (unsigned i = 0; i < n; ++i)
+        for (unsigned j = 0; j < n; ++j) k->setValue(i, j, data.stiffness(i, j));
+      m.ds = std::make_shared<LagrangianLinearTIDS>(ToSiconos(data.q), ToSiconos(data.v), mass, k, c);
+    } else {
+      m.ds = std::make_shared<LagrangianLinearTIDS>(ToSiconos(data.q), ToSiconos(data.v), mass);
+    }
     m.ds->setFExtPtr(ToSiconos(data.force));
     m.nsds = std::make_shared<NonSmoothDynamicalSystem>(data.t0, data.t0 + 1e9 * h);
     m.nsds->insertDynamicalSystem(m.ds);

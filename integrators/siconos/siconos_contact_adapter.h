@@ -3,7 +3,8 @@
 // (Lagrangian systems with unilateral constraints), ch. 8 (event-driven), ch. 10 (Moreau–Jean time-stepping)].
 //
 // Input (SiconosModelData, extracted from the model by siconos_model_data.h):
-//   M v̇ = f + Σ_k ∇δ_k λ_k,   M = diag(m), f constant,   contact terms δ_k(q) (system/pair_potential_structure.h)
+//   M v̇ = f − K q + Σ_k ∇δ_k λ_k,   M = diag(m), f and K constant (K: linear springs, often none),
+//   contact terms δ_k(q) (system/pair_potential_structure.h)
 // Each contact term becomes a rigid unilateral constraint with Newton's impact law [Moreau 1988;
 // Acary & Brogliato 2008 eq. 3.113 and §10.1]:
 //   y_k = g_k(q) = −δ_k(q) ≥ 0,   λ_k ≥ 0,   y_k λ_k = 0;    ẏ_k⁺ = −e ẏ_k⁻ at impacts
@@ -30,6 +31,7 @@ namespace impactlab {
 struct SiconosModelData {
   double t0 = 0.0;
   Eigen::VectorXd q, v, mass, force;
+  Eigen::MatrixXd stiffness;  ///< K of the linear springs besides the contacts (empty: none)
   std::vector<ContactTerm> terms;
 };
 

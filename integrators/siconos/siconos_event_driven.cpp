@@ -29,6 +29,10 @@ IntegratorTraits SiconosEventDriven::traits() const {
   return t;
 }
 
+std::string SiconosEventDriven::impact_law() const {
+  return "Newton, e = " + InvalidParameter::FormatNumber(options_.restitution);
+}
+
 void SiconosEventDriven::Reset() {
   adapter_.reset();
   built_for_ = nullptr;
@@ -43,7 +47,7 @@ StepResult SiconosEventDriven::DoStep(const MechanicalSystem& system, Mechanical
   try {
     if (!adapter_ || built_for_ != &system || h != built_h_ || !last_.SameValues(before)) {
       Reset();
-      const SiconosModelData data = ExtractSiconosModel(system, before);
+      const SiconosModelData data = ExtractSiconosModel(name(), system, before);
       mass_ = data.mass;
       SiconosSchemeSettings settings;
       settings.scheme = SiconosScheme::kEventDriven;

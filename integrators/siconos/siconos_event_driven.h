@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "integrators/integrator.h"
+#include "integrators/rigid_contact_scheme.h"
 #include "integrators/siconos/siconos_contact_adapter.h"
 
 namespace impactlab {
@@ -33,7 +34,7 @@ struct SiconosEventDrivenOptions {
   void Validate() const;
 };
 
-class SiconosEventDriven final : public Integrator {
+class SiconosEventDriven final : public Integrator, public RigidContactScheme {
  public:
   using Options = SiconosEventDrivenOptions;
   /// One impact: the time and the velocities just before and just after the jump.
@@ -48,6 +49,7 @@ class SiconosEventDriven final : public Integrator {
 
   std::string name() const override { return "siconos_event_driven"; }
   IntegratorTraits traits() const override;
+  std::string impact_law() const override;
   void Reset() override;
   const Options& options() const { return options_; }
   /// Every impact since the Siconos problem was (re)built, in time order.

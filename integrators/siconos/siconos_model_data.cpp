@@ -8,6 +8,53 @@
 
 namespace impactlab {
 
+namespace {
+
+struct Residual {
+  std::string why;  ///< empty when expressible
+  Eigen::MatrixXd stiffness;
+  Eigen::VectorXd offset;  ///< c
+};
+
+double Scale(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return std::max({a.lpNorm<Eigen::Infinity>(), b.lpNorm<Eigen::Infinity>(), 1e-300});
+}
+
+// r(q) = ∇V_model(q) − ∇V_structure(q) = K q + c, or the reason it is not.
+Residual AnalyseResidual(const ConstantMassSystem& cms, const PairPotentialStructure& structure,
+                         const MechanicalState& state, const std::string& quoted) {
+  Residual out;
+  const Eigen::Index n = state.q.size();
+  auto residual = [&](const Eigen::VectorXd& q, double& scale) {
+    Eigen::VectorXd g_model(n), g_structure(n);
+    cms.PotentialGradient(q, g_model);
+    StructurePotentialGradient(structure, q, g_structure);
+    scale = Scale(g_model, g_structure);
+    return Eigen::VectorXd(g_model - g_structure);
+  };
+  double scale0 = 0.0;
+  const Eigen::VectorXd r0 = residual(state.q, scale0);
+  const Eigen::MatrixXd k = Eigen::MatrixXd(cms.PotentialHessian(state.q)) -
+                            Eigen::MatrixXd(StructurePotentialHessian(structure, state.q));
+  if (r0.lpNorm<Eigen::Infinity>() <= 1e-12 * scale0 && k.lpNorm<Eigen::Infinity>() == 0.0) return out;
+  // A second point, displaced by 1e-3 of the coordinates' size, must follow r = K q + c.
+  const double dq = 1e-3 * std::max(1.0, state.q.lpNorm<Eigen::Infinity>());
+  const Eigen::VectorXd q1 = state.q + Eigen::VectorXd::LinSpaced(n, dq, 2.0 * dq);
+  double scale1 = 0.0;
+  const Eigen::VectorXd r1 = residual(q1, scale1);
+  if ((r1 - r0 - k * (q1 - state.q)).lpNorm<Eigen::Infinity>() > 1e-8 * std::max(scale0, scale1)) {
+    out.why = quoted;
+    out.why.append(" has nonlinear forces besides its declared contact terms, which Siconos' linear Lagrangian "
+                   "system cannot carry");
+    return out;
+  }
+  out.stiffness = k;
+  out.offset = r0 - k * state.q;
+  return out;
+}
+
+}  // namespace
+
 std::string SiconosUnsupportedReason(const MechanicalSystem& system, const MechanicalState& state) {
   // (Built with append: GCC 12 -O3 warns a false -Wrestrict on "literal" + std::string + "literal".)
   std::string quoted(1, '"');
@@ -22,22 +69,25 @@ std::string SiconosUnsupportedReason(const MechanicalSystem& system, const Mecha
     return reason;
   }
   if (state.q.size() != state.v.size()) return "q and v differ in size (rotation coordinates)";
-  if (structure->ContactTerms().empty()) return reason.append(quoted).append(" declares no contact");
-  Eigen::VectorXd g_model(state.q.size()), g_structure(state.q.size());
-  cms->PotentialGradient(state.q, g_model);
-  StructurePotentialGradient(*structure, state.q, g_structure);
-  const double scale = std::max({g_model.lpNorm<Eigen::Infinity>(), g_structure.lpNorm<Eigen::Infinity>(), 1e-300});
-  if ((g_model - g_structure).lpNorm<Eigen::Infinity>() > 1e-12 * scale)
-    return reason.append(quoted).append(" has forces besides its declared contact terms (e.g. a spring), which a "
-                                        "Siconos Lagrangian relation cannot carry");
-  return "";
+  const Eigen::MatrixXd extra_damping = Eigen::MatrixXd(cms->DampingMatrix(state.q)) -
+                                        Eigen::MatrixXd(StructureDampingMatrix(*structure, state.q));
+  if (extra_damping.lpNorm<Eigen::Infinity>() != 0.0)
+    return reason.append(quoted).append(" has dampers besides those of its contact terms");
+  return AnalyseResidual(*cms, *structure, state, quoted).why;
 }
 
-SiconosModelData ExtractSiconosModel(const MechanicalSystem& system, const MechanicalState& state) {
-  if (const std::string why = SiconosUnsupportedReason(system, state); !why.empty())
-    throw InvalidParameter("model", "\"" + system.name() + "\"", "a model Siconos can express: " + why);
+SiconosModelData ExtractSiconosModel(const std::string& integrator, const MechanicalSystem& system,
+                                     const MechanicalState& state) {
+  if (const std::string why = SiconosUnsupportedReason(system, state); !why.empty()) {
+    std::string value(1, '"');
+    value.append(integrator).append("\" on model \"").append(system.name()).push_back('"');
+    throw InvalidParameter("integrator", value, "a model Siconos can express: " + why);
+  }
   const auto& cms = dynamic_cast<const ConstantMassSystem&>(system);
   const auto& structure = dynamic_cast<const PairPotentialStructure&>(system);
+  std::string quoted(1, '"');
+  quoted.append(system.name()).push_back('"');
+  const Residual residual = AnalyseResidual(cms, structure, state, quoted);
   SiconosModelData d;
   d.t0 = state.t;
   d.q = state.q;
@@ -47,6 +97,10 @@ SiconosModelData ExtractSiconosModel(const MechanicalSystem& system, const Mecha
   cms.ExternalForce(state.t, d.force);
   const Eigen::VectorXd b = structure.LinearPotentialCoefficients();
   if (b.size() == d.force.size()) d.force -= b;
+  if (residual.stiffness.size() != 0) {
+    d.stiffness = residual.stiffness;
+    d.force -= residual.offset;
+  }
   d.terms = structure.ContactTerms();
   return d;
 }

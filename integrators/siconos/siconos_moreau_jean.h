@@ -13,7 +13,8 @@
 // For θ = ½ and a constant force f the energy changes over a step by exactly p_{n+1}ᵀ(v_n + v_{n+1})/2 (the work
 // of the impulses), so E + D is conserved to round-off; a single impact books ½(1 − e²) m* U_n². θ is the
 // scenario key siconos_theta ∈ [0.5, 1] (default 0.5), e the scenario's e ∈ [0, 1] (the restitution the compliant
-// laws are calibrated to; e_n on the sphere models). First order: impact times are known to O(h) only.
+// laws are calibrated to; e_n on the sphere models). Smooth phases: second order for θ = ½ (trapezoidal rule),
+// first order otherwise; through impacts first order (an impact is resolved at the end of its step).
 //
 // The Siconos problem is built at the first Step from the model and the state, and rebuilt whenever the state
 // handed in is not the one the previous Step returned or h changes (a driver retry, a new run).
@@ -22,6 +23,7 @@
 #include <memory>
 
 #include "integrators/integrator.h"
+#include "integrators/rigid_contact_scheme.h"
 #include "integrators/siconos/siconos_contact_adapter.h"
 
 namespace impactlab {
@@ -32,7 +34,7 @@ struct SiconosMoreauJeanOptions {
   void Validate() const;
 };
 
-class SiconosMoreauJean final : public Integrator {
+class SiconosMoreauJean final : public Integrator, public RigidContactScheme {
  public:
   using Options = SiconosMoreauJeanOptions;
   explicit SiconosMoreauJean(Options options = {});
@@ -40,6 +42,7 @@ class SiconosMoreauJean final : public Integrator {
 
   std::string name() const override { return "siconos_moreau_jean"; }
   IntegratorTraits traits() const override;
+  std::string impact_law() const override;
   void Reset() override;
   const Options& options() const { return options_; }
 
