@@ -4,6 +4,8 @@
 
 #include "core/errors.h"
 #include "system/constant_mass_system.h"
+#include "system/discrete_contact_system.h"
+#include "system/rigid_rotation_system.h"
 #include "system/pair_potential_structure.h"
 
 namespace impactlab {
@@ -63,9 +65,20 @@ std::string SiconosUnsupportedReason(const MechanicalSystem& system, const Mecha
   const auto* cms = dynamic_cast<const ConstantMassSystem*>(&system);
   const auto* structure = dynamic_cast<const PairPotentialStructure*>(&system);
   if (!cms || !structure) {
+    // Say which structure the model declares instead (interfaces only: nothing model-specific here).
     reason = "Siconos needs the contacts declared as gap functions with Jacobians (PairPotentialStructure terms) "
              "on a constant-mass model; ";
-    reason.append(quoted).append(" does not declare them");
+    reason.append(quoted);
+    if (dynamic_cast<const RigidRotationSystem*>(&system))
+      reason.append(" rotates in 3-D on unit quaternions (no constant mass matrix, no declared contact)");
+    else if (dynamic_cast<const DiscreteContactSystem*>(&system))
+      reason.append(" declares its contacts as compliant-law kinematics for the discrete-gradient schemes "
+                    "(DiscreteContactSystem: gap, tangential map, history-dependent friction), not as gap "
+                    "functions with Jacobians");
+    else if (cms)
+      reason.append(" has its contact inside the potential V(q) (e.g. a volume law), with no gap function");
+    else
+      reason.append(" does not declare them");
     return reason;
   }
   if (state.q.size() != state.v.size()) return "q and v differ in size (rotation coordinates)";

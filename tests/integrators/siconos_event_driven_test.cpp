@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "core/parameter_set.h"
 #include "integrators/siconos/siconos_event_driven.h"
@@ -50,8 +51,8 @@ TEST_CASE("siconos_event_driven: ball on a floor, rebound ratio = e to 1e-12, im
   double t_exact = (speed - v0) / g, v_exact = speed;
   for (const auto& impact : integrator.impacts()) {
     const double ratio = -impact.v_after[0] / impact.v_before[0];
-    MESSAGE("impact at t = " << impact.t << " (exact " << t_exact << "), v- = " << impact.v_before[0]
-                             << ", ratio = " << ratio);
+    MESSAGE("impact at t = " << doctest::toString(impact.t) << ", t - exact = " << impact.t - t_exact
+                             << ", v- + exact = " << impact.v_before[0] + v_exact << ", ratio - e = " << ratio - e);
     CHECK(std::abs(ratio - e) <= 1e-12);
     CHECK(std::abs(impact.t - t_exact) <= 1e-6);
     CHECK(std::abs(-impact.v_before[0] - v_exact) <= 1e-6 * v_exact);
