@@ -1,6 +1,7 @@
 #include "integrators/siconos/siconos_model_data.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/errors.h"
 #include "system/constant_mass_system.h"
@@ -12,6 +13,18 @@ namespace impactlab {
 
 namespace {
 
+// Indices of the unilateral contact terms: laws with no force and no energy when separated (δ = −1 m). A
+// bilateral term (e.g. the harmonic oscillator's spring, contact/bilateral_linear_spring.h) is not a contact:
+// it stays in the smooth dynamics (the linear part K q + c below), never becomes a constraint.
+std::vector<int> UnilateralTerms(const PairPotentialStructure& structure) {
+  std::vector<int> out;
+  const auto& terms = structure.ContactTerms();
+  for (int i = 0; i < static_cast<int>(terms.size()); ++i)
+    if (terms[i].elastic && terms[i].elastic->Force(-1.0) == 0.0 && terms[i].elastic->Potential(-1.0) == 0.0)
+      out.push_back(i);
+  return out;
+}
+
 struct Residual {
   std::string why;  ///< empty when expressible
   Eigen::MatrixXd stiffness;
@@ -22,22 +35,23 @@ double Scale(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return std::max({a.lpNorm<Eigen::Infinity>(), b.lpNorm<Eigen::Infinity>(), 1e-300});
 }
 
-// r(q) = ∇V_model(q) − ∇V_structure(q) = K q + c, or the reason it is not.
+// r(q) = ∇V_model(q) − ∇V_contacts(q) = K q + c (V_contacts: the unilateral terms), or the reason it is not.
 Residual AnalyseResidual(const ConstantMassSystem& cms, const PairPotentialStructure& structure,
                          const MechanicalState& state, const std::string& quoted) {
   Residual out;
   const Eigen::Index n = state.q.size();
+  const std::vector<int> contacts = UnilateralTerms(structure);
   auto residual = [&](const Eigen::VectorXd& q, double& scale) {
     Eigen::VectorXd g_model(n), g_structure(n);
     cms.PotentialGradient(q, g_model);
-    StructurePotentialGradient(structure, q, g_structure);
+    StructurePotentialGradient(structure, q, g_structure, &contacts);
     scale = Scale(g_model, g_structure);
     return Eigen::VectorXd(g_model - g_structure);
   };
   double scale0 = 0.0;
   const Eigen::VectorXd r0 = residual(state.q, scale0);
   const Eigen::MatrixXd k = Eigen::MatrixXd(cms.PotentialHessian(state.q)) -
-                            Eigen::MatrixXd(StructurePotentialHessian(structure, state.q));
+                            Eigen::MatrixXd(StructurePotentialHessian(structure, state.q, &contacts));
   if (r0.lpNorm<Eigen::Infinity>() <= 1e-12 * scale0 && k.lpNorm<Eigen::Infinity>() == 0.0) return out;
   // A second point, displaced by 1e-3 of the coordinates' size, must follow r = K q + c.
   const double dq = 1e-3 * std::max(1.0, state.q.lpNorm<Eigen::Infinity>());
@@ -84,6 +98,7 @@ std::string SiconosUnsupportedReason(const MechanicalSystem& system, const Mecha
   if (state.q.size() != state.v.size()) return "q and v differ in size (rotation coordinates)";
   const Eigen::MatrixXd extra_damping = Eigen::MatrixXd(cms->DampingMatrix(state.q)) -
                                         Eigen::MatrixXd(StructureDampingMatrix(*structure, state.q));
+  // (All terms' dampers: a damped bilateral term would be a dashpot the linear Lagrangian system does not carry.)
   if (extra_damping.lpNorm<Eigen::Infinity>() != 0.0)
     return reason.append(quoted).append(" has dampers besides those of its contact terms");
   return AnalyseResidual(*cms, *structure, state, quoted).why;
@@ -114,7 +129,7 @@ SiconosModelData ExtractSiconosModel(const std::string& integrator, const Mechan
     d.stiffness = residual.stiffness;
     d.force -= residual.offset;
   }
-  d.terms = structure.ContactTerms();
+  for (int i : UnilateralTerms(structure)) d.terms.push_back(structure.ContactTerms()[static_cast<size_t>(i)]);
   return d;
 }
 
