@@ -3,6 +3,7 @@
 #include <SiconosKernel.hpp>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -94,6 +95,16 @@ SP::Relation MakeRelation(const ContactTerm& term, const Eigen::VectorXd& q) {
   return std::make_shared<PairGapRelation>(term, q.size());
 }
 
+// 16 ε times the largest length in the gap functions (radii sums, reference offsets, wall offsets).
+double RoundOffGap(const std::vector<ContactTerm>& terms) {
+  double length = 0.0;
+  for (const ContactTerm& t : terms) {
+    length = std::max({length, std::abs(t.radius_sum), std::abs(t.wall_offset)});
+    if (t.pair_offset.size()) length = std::max(length, t.pair_offset.lpNorm<Eigen::Infinity>());
+  }
+  return 16.0 * std::numeric_limits<double>::epsilon() * length;
+}
+
 }  // namespace
 
 struct SiconosContactAdapter::Impl {
@@ -140,6 +151,10 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
     auto td = std::make_shared<TimeDiscretisation>(data.t0, h);
     if (settings.scheme == SiconosScheme::kMoreauJean) {
       auto osi = std::make_shared<MoreauJeanOSI>(settings.theta);
+      // A contact is active when its predicted gap is ≤ 0 *to round-off*: gaps that are zero in exact arithmetic
+      // (touching beads at reference positions such as 0.03 − 0.02 ≠ 0.01) come out as ±ε·L. Without this a
+      // ±1e-18 m "gap" decides between the simultaneous-impact answer and a sequence of impacts.
+      osi->setConstraintActivationThreshold(RoundOffGap(data.terms));
       auto lcp = std::make_shared<LCP>(SICONOS_LCP_LEMKE);
       m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, lcp);
     } else {

@@ -14,6 +14,8 @@
 //   pair term, dim ≥ 2            → a LagrangianScleronomousR with y = |x_b − x_a| − R (cancellation-free:
 //                                   y = −PairGap), H = [−n, n], Ḣ = [−ṅ, ṅ], n = d/|d|, ṅ = (ḋ − n(n·ḋ))/|d|
 // One Lagrangian dynamical system carries the whole q, so momentum is exchanged through the impulses only.
+// Moreau–Jean activates a contact when its predicted gap y + h/2 ẏ ≤ 16 ε L (L: the largest length in the gap
+// functions), i.e. touching to round-off counts as touching.
 //
 // This header and its .cpp are C++17 (Siconos 4.4's Boost.uBLAS storage does not compile as C++20), hence a
 // pimpl and no <span>-using impactlab header here.

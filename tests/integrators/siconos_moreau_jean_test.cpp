@@ -170,3 +170,22 @@ TEST_CASE("siconos_moreau_jean: Newton's cradle of 3 beads at e = 1 gives the si
   // e = 1: (1/9 + 4/9 + 4/9) v₀² — the simultaneous impact keeps T; the books must close.
   CHECK(std::abs(model.system->TotalEnergy(s) + s.dissipated - e0) <= 1e-12 * e0);
 }
+
+TEST_CASE("siconos_moreau_jean: 5-bead cradle touching to round-off, all contacts in one LCP, (-3/5, 2/5, 2/5, 2/5, 2/5)") {
+  // R = 5 mm: the reference offsets X_{i+1} − X_i (e.g. 0.03 − 0.02) differ from 2R by ±ε·L, so some "touching"
+  // gaps are ±1e-18 m. Touching to round-off must count as touching; else a sequence of impacts results
+  // ((−1/2, 1/4, 1/4, 1/4, 3/4) was observed before the activation threshold).
+  ParameterSet p;
+  p.Set("num_beads", 5.0);
+  p.Set("E_star", 1.15e11);
+  p.Set("R_star", 0.0025);
+  p.Set("R", 0.005);
+  p.Set("m", 0.0041);
+  p.Set("v0", 1.0);
+  const ModelInstance model = ModelRegistry().Get("bead_chain").make(p);
+  auto integrator = IntegratorRegistry().Get("siconos_moreau_jean").make(p);
+  MechanicalState s = model.system->InitialState();
+  for (int i = 0; i < 50; ++i) REQUIRE(integrator->Step(*model.system, s, 1e-7).status == StepStatus::kAccepted);
+  CHECK(std::abs(s.v[0] + 0.6) <= 1e-9);
+  for (int i = 1; i < 5; ++i) CHECK(std::abs(s.v[i] - 0.4) <= 1e-9);
+}
