@@ -49,5 +49,8 @@ if(MPI_CXX_FOUND)  # validation/mpi/ (Open MPI's C library)
     string(APPEND IMPACTLAB_PC_LIBS_PRIVATE " ${_lib}")
   endforeach()
 endif()
+if(IMPACTLAB_HAVE_SICONOS)  # integrators/siconos/
+  string(APPEND IMPACTLAB_PC_LIBS_PRIVATE " -lsiconos_kernel -lsiconos_numerics")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/impactlab.pc.in ${PROJECT_BINARY_DIR}/impactlab.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/impactlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

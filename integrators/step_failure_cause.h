@@ -19,6 +19,7 @@ enum class StepFailureCause {
   kCvodeFailure,             ///< SUNDIALS CVODE returned an error flag
   kCannotBackTrace,          ///< the exact stepper cannot map the state onto its solution
   kUnsupportedState,         ///< the state does not fit the system layout the scheme needs
+  kSiconosFailure,           ///< Siconos (nonsmooth problem or its ODE solver) threw during the step
 };
 
 /// Short stable name, e.g. "newton_non_convergence".
@@ -33,6 +34,7 @@ constexpr std::string_view ToString(StepFailureCause cause) {
     case StepFailureCause::kNonFiniteState: return "non_finite_state";
     case StepFailureCause::kStepSizeUnderflow: return "step_size_underflow";
     case StepFailureCause::kCvodeFailure: return "cvode_failure";
+    case StepFailureCause::kSiconosFailure: return "siconos_failure";
     case StepFailureCause::kCannotBackTrace: return "cannot_back_trace";
     case StepFailureCause::kUnsupportedState: return "unsupported_state";
   }

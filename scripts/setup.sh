@@ -8,6 +8,7 @@ PACKAGES=(build-essential cmake pkg-config libeigen3-dev libsundials-dev libboos
           doctest-dev nlohmann-json3-dev libtoml11-dev libcli11-dev libbenchmark-dev
           python3 python3-matplotlib python3-pandas python3-numpy chromium
           openmpi-bin libopenmpi-dev  # optional MPI ranks for sweep/validate (docs/scaling.md)
+          libsiconos-kernel-dev libsiconos-mechanics-dev libsiconos-numerics-dev siconos  # nonsmooth peers (docs/nonsmooth-peers.md)
           python3-dev pybind11-dev python3-pytest  # Python module (python/)
           jupyter-nbconvert python3-ipykernel doxygen  # example notebook run by the tests; API reference (docs target)
           clang libclang-rt-14-dev llvm-14)  # sanitizer + fuzz builds (scripts/sanitize.sh, scripts/fuzz.sh)

@@ -6,6 +6,7 @@
 
 #include "convergence/exact_convergence.h"
 #include "core/errors.h"
+#include "integrators/rigid_contact_scheme.h"
 #include "models/harmonic_oscillator.h"
 
 namespace impactlab {
@@ -72,8 +73,8 @@ double ContactError(Integrator& integrator, const ModelInstance& model, const Ex
 
 ParameterSet ToleranceParameters(double rtol) {
   ParameterSet p;
-  for (const char* key : {"rk_rtol", "cvode_rtol"}) p.Set(key, rtol);
-  for (const char* key : {"rk_atol", "cvode_atol"}) p.Set(key, 1e-3 * rtol);
+  for (const char* key : {"rk_rtol", "cvode_rtol", "siconos_rtol"}) p.Set(key, rtol);
+  for (const char* key : {"rk_atol", "cvode_atol", "siconos_atol"}) p.Set(key, 1e-3 * rtol);
   return p;
 }
 
@@ -194,21 +195,34 @@ std::string ToString(AuditKind kind) {
 OrderAuditRow AuditIntegrator(const std::string& name, const IntegratorFactory& make) {
   OrderAuditRow row;
   row.integrator = name;
-  const IntegratorTraits traits = make(ParameterSet{})->traits();
+  const auto probe = make(ParameterSet{});
+  const IntegratorTraits traits = probe->traits();
+  const bool rigid_contact = dynamic_cast<const RigidContactScheme*>(probe.get()) != nullptr;
   row.declared_order = traits.order;
   row.kind = traits.exact ? AuditKind::kExact : traits.adaptive ? AuditKind::kAdaptive : AuditKind::kFixedStep;
+  // A rigid-contact scheme (impact law) approximates the K → ∞ limit, not the compliant Hertz trajectory.
+  const auto rigid = [&](auto measure) {
+    return [&, measure]() -> AuditMeasure {
+      if (!rigid_contact) return measure();
+      AuditMeasure m;
+      m.applicable = false;
+      m.not_applicable_reason = name + ": rigid contact with Newton's impact law (the K -> infinity limit), not the "
+                                       "compliant contact trajectory the audit measures";
+      return m;
+    };
+  };
   switch (row.kind) {
     case AuditKind::kExact:
       row.smooth = Applicable([&] { return ExactSmooth(make); });
-      row.contact = Applicable([&] { return ExactContact(make); });
+      row.contact = Applicable(rigid([&] { return ExactContact(make); }));
       break;
     case AuditKind::kAdaptive:
       row.smooth = Applicable([&] { return AdaptiveSmooth(make); });
-      row.contact = Applicable([&] { return AdaptiveContact(make); });
+      row.contact = Applicable(rigid([&] { return AdaptiveContact(make); }));
       break;
     case AuditKind::kFixedStep:
       row.smooth = Applicable([&] { return FixedStepSmooth(make, traits.order); });
-      row.contact = Applicable([&] { return FixedStepContact(make, traits.order); });
+      row.contact = Applicable(rigid([&] { return FixedStepContact(make, traits.order); }));
       break;
   }
   return row;

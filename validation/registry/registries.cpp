@@ -48,6 +48,9 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
   RegisterEfdaIntegrator(r);
   RegisterConservingIntegrators(r);
   RegisterExactIntegrators(r);
+#ifdef IMPACTLAB_WITH_SICONOS
+  RegisterSiconosIntegrators(r);
+#endif
   return r;
 }
 
@@ -113,13 +116,14 @@ Registry<ModelFactory> MakeModelRegistry() {
   Registry<ModelFactory> r("model");
   r.Add("contact_oscillator",
         "1D body on a rigid half-space (or two bodies, reduced mass); keys: normal_law, k | E_star, R_star, p, "
-        "damping, e | alpha | c | gamma, m, v0, initial_gap",
+        "damping, e | alpha | c | gamma, m, v0, initial_gap, g (gravity towards the surface)",
         [](const ParameterSet& p) {
           RejectTangentialLaw(p, "contact_oscillator", "a 1-D contact has no tangential direction");
           ContactOscillatorParameters op;
           op.mass = RequirePositive("m", p.GetDouble("m", 1.0));
           op.impact_velocity = RequirePositive("v0", p.GetDouble("v0", 1.0));
           op.initial_gap = p.GetDouble("initial_gap", 0.0);
+          op.gravity = RequireNonNegative("g", p.GetDouble("g", 0.0));
           const std::string law_name = p.GetString("normal_law", "hertz");
           if (law_name != "power_law" && p.Has("p")) {
             const double pp = p.GetDouble("p");

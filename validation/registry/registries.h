@@ -59,6 +59,8 @@ void RejectInapplicableLaw(const ParameterSet& p, const std::string& key, const 
 void RejectTangentialLaw(const ParameterSet& p, const std::string& model, const std::string& why);
 
 const Registry<IntegratorFactory>& IntegratorRegistry();
+/// siconos_moreau_jean, siconos_event_driven (register_siconos.cpp; built only with Siconos).
+void RegisterSiconosIntegrators(Registry<IntegratorFactory>& registry);
 /// "exact": Feng's exact oscillator stepper (registry/register_exact.cpp).
 void RegisterExactIntegrators(Registry<IntegratorFactory>& registry);
 const Registry<NormalLawFactory>& NormalLawRegistry();

@@ -21,6 +21,9 @@
 #include "studies/seed002_kharaz_study.h"
 #include "studies/seed002_thornton_study.h"
 
+#ifdef IMPACTLAB_WITH_SICONOS
+#include "studies/nonsmooth_peers_study.h"
+#endif
 namespace impactlab {
 
 std::vector<std::unique_ptr<Study>> RegisteredStudies() {
@@ -44,6 +47,9 @@ std::vector<std::unique_ptr<Study>> RegisteredStudies() {
   studies.push_back(std::make_unique<ExactSolutionStudy>());
   studies.push_back(std::make_unique<FrictionConservingStudy>());
   studies.push_back(std::make_unique<RotationStudy>());
+#ifdef IMPACTLAB_WITH_SICONOS
+  studies.push_back(std::make_unique<NonsmoothPeersStudy>());  // built with Siconos only (docs/nonsmooth-peers.md)
+#endif
   return studies;
 }
 

@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "integrators/rigid_contact_scheme.h"
 #include "core/checks.h"
 #include "core/suggest.h"
 #include "io/atomic_file.h"
@@ -205,8 +206,9 @@ nlohmann::json RunScenario(const RunRequest& request) {
         warn(w);
       }
     }
-    // Guard: contact resolution of fixed-step schemes (adaptive ones refine inside the step).
-    if (!integrator->traits().adaptive) {
+    // Guard: contact resolution of fixed-step schemes (adaptive ones refine inside the step; rigid-contact schemes
+    // have no contact duration to resolve: their "contacts" are round-off penetrations inside an impact step).
+    if (!integrator->traits().adaptive && !dynamic_cast<const RigidContactScheme*>(integrator.get())) {
       std::vector<double> start(static_cast<size_t>(std::max(system.num_contacts(), 0)), -1.0);
       std::optional<double> shortest;
       for (const auto& ev : record.events) {

@@ -1,0 +1,220 @@
+#include "integrators/siconos/siconos_contact_adapter.h"
+
+#include <SiconosKernel.hpp>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace impactlab {
+
+namespace {
+
+void Gather(const BlockVector& in, Eigen::VectorXd& out) {
+  for (Eigen::Index i = 0; i < out.size(); ++i) out[i] = in.getValue(static_cast<unsigned>(i));
+}
+
+// y = |x_b − x_a| − R (= −δ of the pair term, cancellation-free), H = [−n, n] on (a, b), Ḣ = [−ṅ, ṅ].
+class PairGapRelation final : public LagrangianScleronomousR {
+ public:
+  PairGapRelation(ContactTerm term, Eigen::Index nq) : term_(std::move(term)), q_(nq), v_(nq) {}
+
+  void computeh(const BlockVector& q, BlockVector& z, SiconosVector& y) override {
+    (void)z;
+    Gather(q, q_);
+    y.setValue(0, -PairGap(term_, q_));
+  }
+  void computeJachq(const BlockVector& q, BlockVector& z) override {
+    (void)z;
+    Gather(q, q_);
+    const Eigen::VectorXd d = PairSeparation(term_, q_);
+    const Eigen::VectorXd n = d / d.norm();
+    _jachq->zero();
+    for (int k = 0; k < term_.dim; ++k) {
+      _jachq->setValue(0, static_cast<unsigned>(term_.first_a + k), -n[k]);
+      _jachq->setValue(0, static_cast<unsigned>(term_.first_b + k), n[k]);
+    }
+  }
+  void computeDotJachq(const BlockVector& q, BlockVector& z, const BlockVector& q_dot) override {
+    (void)z;
+    Gather(q, q_);
+    Gather(q_dot, v_);
+    const Eigen::VectorXd d = PairSeparation(term_, q_);
+    const double r = d.norm();
+    const Eigen::VectorXd n = d / r;
+    const Eigen::VectorXd d_dot = v_.segment(term_.first_b, term_.dim) - v_.segment(term_.first_a, term_.dim);
+    const Eigen::VectorXd n_dot = (d_dot - n * n.dot(d_dot)) / r;
+    _dotjachq->zero();
+    for (int k = 0; k < term_.dim; ++k) {
+      _dotjachq->setValue(0, static_cast<unsigned>(term_.first_a + k), -n_dot[k]);
+      _dotjachq->setValue(0, static_cast<unsigned>(term_.first_b + k), n_dot[k]);
+    }
+  }
+
+ private:
+  ContactTerm term_;
+  Eigen::VectorXd q_, v_;
+};
+
+SP::SiconosVector ToSiconos(const Eigen::VectorXd& x) {
+  auto out = std::make_shared<SiconosVector>(static_cast<unsigned>(x.size()));
+  for (Eigen::Index i = 0; i < x.size(); ++i) out->setValue(static_cast<unsigned>(i), x[i]);
+  return out;
+}
+
+Eigen::VectorXd FromSiconos(const SiconosVector& x, Eigen::Index n) {
+  Eigen::VectorXd out(n);
+  for (Eigen::Index i = 0; i < n; ++i) out[i] = x.getValue(static_cast<unsigned>(i));
+  return out;
+}
+
+// The relation of one declared contact term at positions q (header comment).
+SP::Relation MakeRelation(const ContactTerm& term, const Eigen::VectorXd& q) {
+  const auto nq = static_cast<unsigned>(q.size());
+  if (term.kind == ContactTerm::Kind::kWall) {
+    auto c = std::make_shared<SimpleMatrix>(1, nq);
+    c->zero();
+    for (const auto& [j, g] : term.wall_gradient)
+      c->setValue(0, static_cast<unsigned>(j), c->getValue(0, static_cast<unsigned>(j)) - g);
+    auto e = std::make_shared<SiconosVector>(1);
+    e->setValue(0, -term.wall_offset);
+    return std::make_shared<LagrangianLinearTIR>(c, e);
+  }
+  if (term.dim == 1) {
+    const double s = PairSeparation(term, q)[0] >= 0.0 ? 1.0 : -1.0;
+    const double offset = term.pair_offset.size() ? term.pair_offset[0] : 0.0;
+    auto c = std::make_shared<SimpleMatrix>(1, nq);
+    c->zero();
+    c->setValue(0, static_cast<unsigned>(term.first_b), s);
+    c->setValue(0, static_cast<unsigned>(term.first_a), -s);
+    auto e = std::make_shared<SiconosVector>(1);
+    e->setValue(0, s * offset - term.radius_sum);
+    return std::make_shared<LagrangianLinearTIR>(c, e);
+  }
+  return std::make_shared<PairGapRelation>(term, q.size());
+}
+
+// 16 ε times the largest length in the gap functions (radii sums, reference offsets, wall offsets).
+double RoundOffGap(const std::vector<ContactTerm>& terms) {
+  double length = 0.0;
+  for (const ContactTerm& t : terms) {
+    length = std::max({length, std::abs(t.radius_sum), std::abs(t.wall_offset)});
+    if (t.pair_offset.size()) length = std::max(length, t.pair_offset.lpNorm<Eigen::Infinity>());
+  }
+  return 16.0 * std::numeric_limits<double>::epsilon() * length;
+}
+
+}  // namespace
+
+struct SiconosContactAdapter::Impl {
+  SiconosSchemeSettings settings;
+  Eigen::Index n = 0;
+  SP::NonSmoothDynamicalSystem nsds;
+  SP::LagrangianLinearTIDS ds;
+  SP::TimeStepping time_stepping;
+  SP::EventDriven event_driven;
+  Eigen::VectorXd impulse;
+  int interactions = 0;
+};
+
+SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const SiconosSchemeSettings& settings,
+                                             double h)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.settings = settings;
+  m.n = data.q.size();
+  m.impulse = Eigen::VectorXd::Zero(m.n);
+  try {
+    const auto n = static_cast<unsigned>(m.n);
+    auto mass = std::make_shared<SimpleMatrix>(n, n);
+    mass->zero();
+    for (unsigned i = 0; i < n; ++i) mass->setValue(i, i, data.mass[i]);
+    if (data.stiffness.size() != 0) {
+      auto k = std::make_shared<SimpleMatrix>(n, n);
+      auto c = std::make_shared<SimpleMatrix>(n, n);
+      c->zero();
+      for (unsigned i = 0; i < n; ++i)
+        for (unsigned j = 0; j < n; ++j) k->setValue(i, j, data.stiffness(i, j));
+      m.ds = std::make_shared<LagrangianLinearTIDS>(ToSiconos(data.q), ToSiconos(data.v), mass, k, c);
+    } else {
+      m.ds = std::make_shared<LagrangianLinearTIDS>(ToSiconos(data.q), ToSiconos(data.v), mass);
+    }
+    m.ds->setFExtPtr(ToSiconos(data.force));
+    m.nsds = std::make_shared<NonSmoothDynamicalSystem>(data.t0, data.t0 + 1e9 * h);
+    m.nsds->insertDynamicalSystem(m.ds);
+    for (const ContactTerm& term : data.terms) {
+      auto law = std::make_shared<NewtonImpactNSL>(settings.restitution);
+      m.nsds->link(std::make_shared<Interaction>(law, MakeRelation(term, data.q)), m.ds);
+      ++m.interactions;
+    }
+    auto td = std::make_shared<TimeDiscretisation>(data.t0, h);
+    if (settings.scheme == SiconosScheme::kMoreauJean) {
+      auto osi = std::make_shared<MoreauJeanOSI>(settings.theta);
+      // A contact is active when its predicted gap is ≤ 0 *to round-off*: gaps that are zero in exact arithmetic
+      // (touching beads at reference positions such as 0.03 − 0.02 ≠ 0.01) come out as ±ε·L. Without this a
+      // ±1e-18 m "gap" decides between the simultaneous-impact answer and a sequence of impacts.
+      osi->setConstraintActivationThreshold(RoundOffGap(data.terms));
+      auto lcp = std::make_shared<LCP>(SICONOS_LCP_LEMKE);
+      m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, lcp);
+    } else {
+      m.event_driven = std::make_shared<EventDriven>(m.nsds, td);
+      auto osi = std::make_shared<LsodarOSI>();
+      osi->setTol(1, settings.rel_tol, settings.abs_tol);
+      m.event_driven->insertIntegrator(osi);
+      m.event_driven->associate(osi, m.ds);
+      m.event_driven->insertNonSmoothProblem(std::make_shared<LCP>(SICONOS_LCP_LEMKE), SICONOS_OSNSP_ED_IMPACT);
+      m.event_driven->insertNonSmoothProblem(std::make_shared<LCP>(SICONOS_LCP_LEMKE),
+                                             SICONOS_OSNSP_ED_SMOOTH_ACC);
+      m.event_driven->initialize();
+    }
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("Siconos set-up failed: ") + e.what());
+  } catch (...) {
+    throw std::runtime_error("Siconos set-up failed (unknown exception)");
+  }
+}
+
+SiconosContactAdapter::~SiconosContactAdapter() = default;
+
+void SiconosContactAdapter::Advance(double t_target, std::vector<SiconosImpact>* impacts) {
+  Impl& m = *impl_;
+  try {
+    if (m.time_stepping) {
+      m.time_stepping->computeOneStep();
+      const SP::SiconosVector p = m.ds->p(1);
+      m.impulse = p ? FromSiconos(*p, m.n) : Eigen::VectorXd::Zero(m.n);
+      m.time_stepping->nextStep();
+      return;
+    }
+    EventDriven& sim = *m.event_driven;
+    const double tolerance = 1e-12 * std::max(1.0, std::abs(t_target));
+    long events = 0;
+    while (sim.hasNextEvent() && sim.startingTime() < t_target - tolerance) {
+      sim.advanceToEvent();
+      const double t_event = sim.nextTime();
+      const Eigen::VectorXd v_before = FromSiconos(*m.ds->velocity(), m.n);
+      sim.processEvents();
+      const Eigen::VectorXd v_after = FromSiconos(*m.ds->velocity(), m.n);
+      if (impacts && v_after != v_before) impacts->push_back({t_event, v_before, v_after});
+      if (++events > 100000)
+        throw std::runtime_error("more than 1e5 events in one step (an accumulation of impacts)");
+    }
+  } catch (const std::runtime_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(e.what());
+  } catch (...) {
+    throw std::runtime_error("unknown Siconos exception");
+  }
+}
+
+void SiconosContactAdapter::Read(Eigen::VectorXd& q, Eigen::VectorXd& v) const {
+  q = FromSiconos(*impl_->ds->q(), impl_->n);
+  v = FromSiconos(*impl_->ds->velocity(), impl_->n);
+}
+
+const Eigen::VectorXd& SiconosContactAdapter::last_impulse() const { return impl_->impulse; }
+int SiconosContactAdapter::num_interactions() const { return impl_->interactions; }
+
+}  // namespace impactlab

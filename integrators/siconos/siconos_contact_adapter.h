@@ -1,0 +1,78 @@
+// SiconosContactAdapter: the one place where a model's declared contacts become Siconos objects and where the
+// Siconos simulations run [Acary & Brogliato 2008, "Numerical Methods for Nonsmooth Dynamical Systems", ch. 3
+// (Lagrangian systems with unilateral constraints), ch. 8 (event-driven), ch. 10 (Moreau–Jean time-stepping)].
+//
+// Input (SiconosModelData, extracted from the model by siconos_model_data.h):
+//   M v̇ = f − K q + Σ_k ∇δ_k λ_k,   M = diag(m), f and K constant (K: linear springs, often none),
+//   contact terms δ_k(q) (system/pair_potential_structure.h)
+// Each contact term becomes a rigid unilateral constraint with Newton's impact law [Moreau 1988;
+// Acary & Brogliato 2008 eq. 3.113 and §10.1]:
+//   y_k = g_k(q) = −δ_k(q) ≥ 0,   λ_k ≥ 0,   y_k λ_k = 0;    ẏ_k⁺ = −e ẏ_k⁻ at impacts
+// as a Siconos Lagrangian relation ẏ = H(q) v, p = Hᵀλ:
+//   wall term  δ = o + gᵀq       → LagrangianLinearTIR, y = −gᵀq − o (H = −gᵀ)
+//   pair term, dim = 1            → LagrangianLinearTIR, y = s (x_b − x_a) − R (s = ±1, the side at build time)
+//   pair term, dim ≥ 2            → a LagrangianScleronomousR with y = |x_b − x_a| − R (cancellation-free:
+//                                   y = −PairGap), H = [−n, n], Ḣ = [−ṅ, ṅ], n = d/|d|, ṅ = (ḋ − n(n·ḋ))/|d|
+// One Lagrangian dynamical system carries the whole q, so momentum is exchanged through the impulses only.
+// Moreau–Jean activates a contact when its predicted gap y + h/2 ẏ ≤ 16 ε L (L: the largest length in the gap
+// functions), i.e. touching to round-off counts as touching.
+//
+// This header and its .cpp are C++17 (Siconos 4.4's Boost.uBLAS storage does not compile as C++20), hence a
+// pimpl and no <span>-using impactlab header here.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <vector>
+
+#include "system/pair_potential_structure.h"
+
+namespace impactlab {
+
+/// What Siconos is given: initial state, diagonal mass, constant generalized force, contact terms.
+struct SiconosModelData {
+  double t0 = 0.0;
+  Eigen::VectorXd q, v, mass, force;
+  Eigen::MatrixXd stiffness;  ///< K of the linear springs besides the contacts (empty: none)
+  std::vector<ContactTerm> terms;
+};
+
+enum class SiconosScheme { kMoreauJean, kEventDriven };
+
+struct SiconosSchemeSettings {
+  SiconosScheme scheme = SiconosScheme::kMoreauJean;
+  double restitution = 1.0;  ///< e of Newton's impact law on every contact
+  double theta = 0.5;        ///< Moreau–Jean θ
+  double rel_tol = 1e-10;    ///< LSODAR tolerances (event-driven)
+  double abs_tol = 1e-12;
+};
+
+/// A velocity jump processed by the event-driven scheme.
+struct SiconosImpact {
+  double t = 0.0;
+  Eigen::VectorXd v_before, v_after;
+};
+
+class SiconosContactAdapter {
+ public:
+  /// Builds the Siconos problem and simulation with outer step h from t0. Throws std::runtime_error on failure.
+  SiconosContactAdapter(const SiconosModelData& data, const SiconosSchemeSettings& settings, double h);
+  ~SiconosContactAdapter();
+  SiconosContactAdapter(const SiconosContactAdapter&) = delete;
+  SiconosContactAdapter& operator=(const SiconosContactAdapter&) = delete;
+
+  /// Moreau–Jean: one time step (to t0 + k h). Event-driven: every event up to t_target (a time of the
+  /// discretisation), the impacts appended to `impacts`. Throws std::runtime_error when Siconos fails.
+  void Advance(double t_target, std::vector<SiconosImpact>* impacts);
+  /// Coordinates and velocities now.
+  void Read(Eigen::VectorXd& q, Eigen::VectorXd& v) const;
+  /// Generalized impulse p = Σ Hᵀ P of the last Moreau–Jean step (zero when no contact was active).
+  const Eigen::VectorXd& last_impulse() const;
+  int num_interactions() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace impactlab

@@ -1,0 +1,30 @@
+// What Siconos can be given of a model (integrators/siconos/siconos_contact_adapter.h): a constant-mass model
+// (system/constant_mass_system.h) whose contacts are declared as gap functions with Jacobians
+// (system/pair_potential_structure.h) and whose other forces are constant or linear springs:
+//   M v̇ = −b + f_ext(t₀) − K q − c − Σ_k W_k′(δ_k) ∇δ_k(q),    V(q) = Σ_k W_k(δ_k(q)) + bᵀq + ½ qᵀK q + cᵀq
+// The residual r(q) = ∇V_model(q) − ∇(Σ_k W_k + bᵀq)(q) must be affine, r = K q + c with K = ∇²V_model − ∇²(Σ W_k)
+// at q₀ (checked at q₀ and at a second point), and the model's damping must be that of its contact terms only;
+// anything else (a nonlinear field, a dashpot between bodies) is refused with the reason. The compliant laws
+// W_k and their dampers are what the rigid constraints with Newton's impact law replace [Moreau 1988;
+// Acary & Brogliato 2008 §3.2]; f_ext is held at its value at t₀.
+#pragma once
+
+#include <string>
+
+#include "integrators/siconos/siconos_contact_adapter.h"
+#include "state/mechanical_state.h"
+#include "system/mechanical_system.h"
+
+namespace impactlab {
+
+/// Empty when Siconos can express the model, else the reason (for `list --matrix`).
+std::string SiconosUnsupportedReason(const MechanicalSystem& system, const MechanicalState& state);
+
+/// The data at `state`; throws InvalidParameter naming `integrator`, the model and the reason when unsupported.
+SiconosModelData ExtractSiconosModel(const std::string& integrator, const MechanicalSystem& system,
+                                     const MechanicalState& state);
+
+/// ½ vᵀ M v with M = diag(mass).
+double DiagonalKineticEnergy(const Eigen::VectorXd& mass, const Eigen::VectorXd& v);
+
+}  // namespace impactlab

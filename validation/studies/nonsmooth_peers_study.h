@@ -1,0 +1,50 @@
+// Compliant vs nonsmooth (docs/nonsmooth-peers.md; issue 21): the same problems through Siconos' rigid-contact
+// schemes and impactlab's compliant ones.
+//  - ball on a floor under gravity (contact_oscillator with g, e = 0.8): event-driven impact ratios and times
+//    against the closed form (free flight, ẏ⁺ = −e ẏ⁻) [Acary & Brogliato 2008 ch. 8]; Moreau–Jean apex heights,
+//    their first-order convergence measured over a ladder of steps [Moreau 1988; Jean 1999];
+//  - Newton's cradle, 3 and 5 touching beads at e = 1 (hertz_chain's beads): final velocities and momentum of
+//    Moreau–Jean, event-driven (the simultaneous-impact LCP: (1 − 2/N, 2/N, …) v₀ with the striker reversed,
+//    (−1/3, 2/3, 2/3) for N = 3) and the Hertz chain with velocity Verlet and Simo–Tarnow (near (0, …, 0, 1)).
+// Built and registered only with Siconos. Split as compute (typed results) → claims (pure) → render.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/study.h"
+
+namespace impactlab {
+
+struct NonsmoothPeersResults {
+  double e = 0.8;
+  // Event-driven ball: per impact |v⁺/v⁻ + e| and |t − t_exact|.
+  std::vector<double> ed_ratio_errors, ed_time_errors;
+  // Moreau–Jean ball: levels h and the mean (over 7 steps h·(1 … 1.42)) of the max apex error of 3 rebounds.
+  std::vector<double> mj_steps, mj_apex_errors;
+  double mj_apex_order = 0.0;
+  struct CradleRun {
+    int beads = 0;
+    std::string integrator;
+    std::vector<double> velocities;  ///< final, divided by v₀
+    double momentum_drift = 0.0;     ///< |P(end) − P(0)| / |P(0)|
+    double energy_change = 0.0;      ///< |E + D − E₀| / E₀ at the end
+  };
+  std::vector<CradleRun> cradles;
+};
+
+NonsmoothPeersResults ComputeNonsmoothPeers(const StudyContext& context);
+/// The claims, a pure function of the results.
+std::vector<Claim> NonsmoothPeersClaims(const NonsmoothPeersResults& results);
+
+class NonsmoothPeersStudy final : public Study {
+ public:
+  std::string name() const override { return "nonsmooth_peers"; }
+  std::string title() const override { return "Compliant vs nonsmooth: Siconos Moreau-Jean and event-driven"; }
+  std::string source() const override {
+    return "Moreau 1988; Jean 1999; Acary & Brogliato 2008 ch. 8, §10.1; docs/nonsmooth-peers.md";
+  }
+  StudyResult Run(const StudyContext& context) const override;
+};
+
+}  // namespace impactlab
