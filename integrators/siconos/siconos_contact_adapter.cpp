@@ -175,7 +175,20 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
   }
 }
 
-SiconosContactAdapter::~SiconosContactAdapter() = default;
+SiconosContactAdapter::~SiconosContactAdapter() {
+  // Siconos' integrators and one-step problems hold a shared_ptr back to their Simulation, which holds them: a
+  // reference cycle that would leak the whole problem (LeakSanitizer reports it). Break it before the Impl goes.
+  if (!impl_) return;
+  Simulation* sim = impl_->time_stepping ? static_cast<Simulation*>(impl_->time_stepping.get())
+                                         : static_cast<Simulation*>(impl_->event_driven.get());
+  if (sim == nullptr) return;
+  if (const SP::OSISet osis = sim->oneStepIntegrators())
+    for (const SP::OneStepIntegrator& osi : *osis)
+      if (osi) osi->setSimulationPtr(SP::Simulation());
+  if (const SP::OneStepNSProblems problems = sim->oneStepNSProblems())
+    for (const SP::OneStepNSProblem& problem : *problems)
+      if (problem) problem->setSimulationPtr(SP::Simulation());
+}
 
 void SiconosContactAdapter::Advance(double t_target, std::vector<SiconosImpact>* impacts) {
   Impl& m = *impl_;
