@@ -1,4 +1,4 @@
-// `impactlab bench [--json] [--quick] [--repetitions N] [--only GROUP]... [--integrator NAME]... [--out FILE]`
+// `impactlab bench [--json] [--quick] [--repetitions N] [--only GROUP]... [--integrator NAME]... [--out FILE] [--no-lammps]`
 // Performance figures with same-run peer ratios and the targets marked met/missed (docs/performance.md).
 #include <filesystem>
 #include <iostream>
@@ -14,7 +14,7 @@ namespace impactlab::cli {
 void AddBenchCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("bench", "benchmarks: ns per step, peer ratios (hand loop, Boost.Odeint, CVODE), targets");
   struct Args {
-    bool json = false, quick = false;
+    bool json = false, quick = false, no_lammps = false;
     int repetitions = 7;
     std::vector<std::string> only, integrators;
     std::string out;
@@ -23,9 +23,10 @@ void AddBenchCommand(CLI::App& app, Action& action) {
   sub->add_flag("--json", args->json, "print the result JSON on stdout (tables otherwise)");
   sub->add_flag("--quick", args->quick, "fewer repetitions and shorter runs");
   sub->add_option("--repetitions", args->repetitions, "repetitions per timing (>= 1, default 7)");
-  sub->add_option("--only", args->only, "groups to run: peers, models, implicit, chain, cells, exact, sweep, matched (repeatable)");
+  sub->add_option("--only", args->only, "groups to run: peers, models, implicit, chain, cells, exact, sweep, matched, assembly (repeatable)");
   sub->add_option("--integrator", args->integrators, "integrators of the per-model table (repeatable; default all)");
   sub->add_option("--out", args->out, "also write the JSON to this file (atomically)");
+  sub->add_flag("--no-lammps", args->no_lammps, "assembly group: do not run the LAMMPS peer even when lmp is installed");
   sub->callback([&action, args] {
     action = [args] {
       if (args->repetitions < 1) throw InvalidParameter("--repetitions", args->repetitions, ">= 1");
@@ -34,6 +35,11 @@ void AddBenchCommand(CLI::App& app, Action& action) {
       o.repetitions = args->repetitions;
       o.only = args->only;
       o.integrators = args->integrators;
+      o.lammps = !args->no_lammps;
+      // This program, for the assembly group's child runs (peak memory of `impactlab run`, Simo–Tarnow).
+      std::error_code ec;
+      const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+      if (!ec) o.impactlab_executable = self.string();
       if (CheckOnly()) {  // validate the selections without timing anything
         bench::ValidateBenchOptions(o);
         return 0;

@@ -1,0 +1,286 @@
+#include "bench/assembly_benchmark.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "bench/child_process.h"
+#include "bench/lammps_peer.h"
+#include "bench/timing.h"
+#include "core/errors.h"
+#include "models/sphere_assembly.h"
+#include "registry/registries.h"
+#include "scenario/scenario.h"
+
+namespace impactlab::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string SourcePath(const std::string& relative) {
+  return (std::filesystem::path(IMPACTLAB_SOURCE_DIR) / relative).string();
+}
+
+Scenario Load(const AssemblyCase& c) {
+  Scenario sc = LoadScenario(SourcePath(c.scenario));
+  for (const auto& o : c.overrides) ApplyOverride(sc, o);
+  return sc;
+}
+
+void Advance(const MechanicalSystem& sys, Integrator& integrator, double dt, long steps, MechanicalState& s) {
+  for (long i = 0; i < steps; ++i) {
+    const StepResult r = integrator.Step(sys, s, dt);
+    if (r.status != StepStatus::kAccepted)
+      throw StepFailure(integrator.name() + ": step " + std::to_string(i) + " rejected: " + r.message);
+  }
+}
+
+std::string LastLine(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last;
+}
+
+std::string Gigabytes(double bytes) {
+  std::ostringstream os;
+  os.precision(3);
+  os << bytes / 1e9 << " GB";
+  return os.str();
+}
+
+/// `impactlab run SCENARIO --set ... --set t_end=steps·dt --integrator NAME --out DIR --quiet` as a child.
+struct RunChildResult {
+  ChildRun child;
+  nlohmann::json run;  ///< runs[0] of summary.json (empty when the run failed)
+  std::string error;
+};
+
+RunChildResult RunImpactlab(const AssemblyBenchOptions& o, const AssemblyCase& c, const std::string& integrator,
+                            double dt, long steps, const std::filesystem::path& dir, const ChildLimits& limits) {
+  RunChildResult r;
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> argv = {o.impactlab_executable.string(), "run", SourcePath(c.scenario)};
+  for (const auto& ov : c.overrides) argv.insert(argv.end(), {"--set", ov});
+  std::ostringstream t_end;
+  t_end.precision(17);
+  t_end << "t_end=" << static_cast<double>(steps) * dt;
+  argv.insert(argv.end(), {"--set", t_end.str(), "--integrator", integrator, "--out", (dir / "out").string(), "--quiet"});
+  r.child = RunChild(argv, {"OMP_NUM_THREADS=1"}, dir, dir / "stdout.txt", dir / "stderr.txt", limits);
+  if (!r.child.ok()) {
+    r.error = !r.child.error.empty() ? r.child.error
+              : r.child.timed_out    ? "timed out after " + std::to_string(limits.timeout_seconds) + " s"
+                                     : "exit " + std::to_string(r.child.exit_code) + ": " + LastLine(dir / "stderr.txt");
+    return r;
+  }
+  std::ifstream in(dir / "out" / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
+  if (summary.is_discarded() || !summary.contains("runs") || summary["runs"].empty()) {
+    r.error = "no summary.json";
+    return r;
+  }
+  r.run = summary["runs"][0];
+  return r;
+}
+
+/// Our final state against LAMMPS's after the same steps: kinetic energy (translation + rotation), largest overlap,
+/// largest difference of a centre relative to the largest displacement from the start.
+nlohmann::json CompareStates(const SphereAssembly& model, const MechanicalState& start, const MechanicalState& ours,
+                             const LammpsResult& lammps) {
+  MechanicalState theirs = ours;
+  const int n = model.num_spheres();
+  double max_diff = 0.0, max_move = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const Eigen::Vector3d x = ours.q.segment<3>(6 * i);
+    max_diff = std::max(max_diff, (x - lammps.x[i]).norm());
+    max_move = std::max(max_move, (x - start.q.segment<3>(6 * i)).norm());
+    theirs.q.segment<3>(6 * i) = lammps.x[i];
+    theirs.v.segment<3>(6 * i) = lammps.v[i];
+    theirs.v.segment<3>(6 * i + 3) = lammps.omega[i];
+  }
+  // The forces at the start (translational: contact laws, walls, damping at v₀ and gravity; the tangential
+  // springs are still unloaded): these must agree to round-off if the mapping is right.
+  const MechanicalState initial = model.InitialState();
+  Eigen::VectorXd a(initial.v.size());
+  model.Acceleration(initial, a);
+  double max_force = 0.0, max_force_diff = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const Eigen::Vector3d f = model.mass() * a.segment<3>(6 * i);
+    max_force = std::max(max_force, f.norm());
+    max_force_diff = std::max(max_force_diff, (f - lammps.initial_force[i]).norm());
+  }
+  const double ke_ours = model.KineticEnergy(ours), ke_lammps = model.KineticEnergy(theirs);
+  const double overlap_ours = model.MaxOverlap(ours), overlap_lammps = model.MaxOverlap(theirs);
+  return {{"initial_force_max_difference_over_max_force", max_force_diff / max_force},
+          {"kinetic_energy_J", {{"ours", ke_ours}, {"lammps", ke_lammps}}},
+          {"kinetic_energy_relative_difference", std::abs(ke_ours - ke_lammps) / ke_lammps},
+          {"max_overlap_m", {{"ours", overlap_ours}, {"lammps", overlap_lammps}}},
+          {"max_overlap_relative_difference", std::abs(overlap_ours - overlap_lammps) / overlap_lammps},
+          {"max_centre_difference_m", max_diff},
+          {"max_displacement_m", max_move},
+          {"max_centre_difference_over_max_displacement", max_move > 0.0 ? max_diff / max_move : 0.0}};
+}
+
+}  // namespace
+
+AssemblyBenchOptions DefaultAssemblyBenchOptions(bool quick) {
+  AssemblyBenchOptions o;
+  const std::string dir = "validation/scenarios/";
+  if (quick) {
+    o.verlet_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 5, 20, true},
+                      {"1e4", dir + "sphere_assembly_1e4.toml", {}, 5, 10, false}};
+    return o;
+  }
+  o.verlet_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 10, 100, true},
+                    {"1e4", dir + "sphere_assembly_1e4.toml", {}, 10, 50, false},
+                    {"1e5", dir + "sphere_assembly_1e5.toml", {}, 5, 20, false}};
+  o.simo_tarnow_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 0, 1, false},
+                         {"1e4", dir + "sphere_assembly_1e4.toml", {}, 0, 1, false}};
+  return o;
+}
+
+nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
+  if (o.repetitions < 1) throw InvalidParameter("repetitions", o.repetitions, ">= 1");
+  std::filesystem::path work = o.work_directory;
+  if (work.empty())
+    work = std::filesystem::temp_directory_path() / ("impactlab_bench_assembly_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(work);
+  const std::filesystem::path lmp = o.lammps ? FindLammps() : std::filesystem::path();
+
+  nlohmann::json out;
+  out["lammps"]["executable"] = lmp.empty() ? nlohmann::json(nullptr) : nlohmann::json(lmp.string());
+  if (lmp.empty())
+    out["lammps"]["status"] = o.lammps ? "peer not installed (no lmp on PATH, IMPACTLAB_LAMMPS unset)" : "not run";
+  out["memory_method"] =
+      "peak RSS (wait4 ru_maxrss) of a child `impactlab run SCENARIO --set t_end=2dt --integrator NAME` (whole "
+      "program: model, driver, energy ledger) divided by N; LAMMPS: peak RSS of its timing run divided by N";
+
+  for (const auto& c : o.verlet_cases) {
+    if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / velocity_verlet\n";
+    const Scenario sc = Load(c);
+    const ModelInstance instance = ModelRegistry().Get(sc.model).make(sc.parameters);
+    const auto* model = dynamic_cast<const SphereAssembly*>(instance.system.get());
+    if (!model) throw InvalidParameter("model", sc.model, "sphere_assembly");
+    const double dt = sc.parameters.GetDouble("dt");
+    const int n = model->num_spheres();
+    auto integrator = IntegratorRegistry().Get("velocity_verlet").make(sc.parameters);
+    const MechanicalState initial = model->InitialState();
+    MechanicalState start = initial;
+    Advance(*model, *integrator, dt, c.warmup_steps, start);  // the settled start
+    MechanicalState work_state;
+
+    nlohmann::json row;
+    row["num_spheres"] = n;
+    row["dt"] = dt;
+    row["warmup_steps"] = c.warmup_steps;
+    row["timed_steps"] = c.timed_steps;
+    row["scenario"] = c.scenario;
+
+    LammpsPacking packing;
+    bool with_lammps = !lmp.empty();
+    if (with_lammps) {
+      try {
+        packing = MapToLammps(sc.parameters, *model, dt, c.warmup_steps, c.timed_steps);
+        packing.dump_final = c.compare_with_lammps;
+        row["lammps"]["mapping"] = packing.ToJson();
+      } catch (const std::exception& e) {
+        with_lammps = false;
+        row["lammps"]["status"] = std::string("not comparable: ") + e.what();
+      }
+    }
+    std::vector<double> ours_ns, lammps_ns, ratios;
+    long lammps_peak_kb = 0;
+    LammpsResult last_lammps;
+    for (int rep = 0; rep < o.repetitions; ++rep) {
+      integrator->Reset();
+      work_state.AssignFrom(start);
+      const auto t0 = Clock::now();
+      Advance(*model, *integrator, dt, c.timed_steps, work_state);
+      const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+      ours_ns.push_back(1e9 * s / (static_cast<double>(c.timed_steps) * n));
+      if (!with_lammps) continue;
+      if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / LAMMPS\n";
+      last_lammps = RunLammpsPacking(lmp, packing, work / ("lammps_" + c.label));
+      if (!last_lammps.error.empty()) {
+        row["lammps"]["status"] = "failed: " + last_lammps.error;
+        with_lammps = false;
+        continue;
+      }
+      lammps_ns.push_back(last_lammps.ns_per_particle_step());
+      ratios.push_back(ours_ns.back() / lammps_ns.back());
+      lammps_peak_kb = std::max(lammps_peak_kb, last_lammps.child.peak_rss_kb);
+    }
+    row["ns_per_particle_step"] = SpreadOf(ours_ns).ToJson();
+    if (!ratios.empty() && ratios.size() == ours_ns.size()) {
+      row["lammps"]["status"] = "ran";
+      row["lammps"]["ns_per_particle_step"] = SpreadOf(lammps_ns).ToJson();
+      row["lammps"]["peak_rss_bytes"] = 1024.0 * static_cast<double>(lammps_peak_kb);
+      row["lammps"]["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(lammps_peak_kb) / n;
+      row["assembly_vs_lammps_ratio"] = SpreadOf(ratios).ToJson();
+      if (c.compare_with_lammps) row["lammps"]["agreement"] = CompareStates(*model, start, work_state, last_lammps);
+    }
+    if (!o.impactlab_executable.empty()) {
+      if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / peak memory (child run)\n";
+      const RunChildResult m = RunImpactlab(o, c, "velocity_verlet", dt, 2, work / ("memory_vv_" + c.label), {});
+      if (m.error.empty()) {
+        row["peak_rss_bytes"] = 1024.0 * static_cast<double>(m.child.peak_rss_kb);
+        row["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(m.child.peak_rss_kb) / n;
+      } else {
+        row["peak_rss_bytes"] = "not measured: " + m.error;
+      }
+    } else {
+      row["peak_rss_bytes"] = "not measured (no impactlab executable given)";
+    }
+    out["velocity_verlet"][c.label] = row;
+  }
+
+  for (const auto& c : o.simo_tarnow_cases) {
+    if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / simo_tarnow (child run, one step)\n";
+    nlohmann::json row;
+    if (o.impactlab_executable.empty()) {
+      row["not_measurable"] = "not measured (no impactlab executable given)";
+      out["simo_tarnow"][c.label] = row;
+      continue;
+    }
+    const Scenario sc = Load(c);
+    const double dt = sc.parameters.GetDouble("dt");
+    const long n = static_cast<long>(sc.parameters.GetDouble("nx") * sc.parameters.GetDouble("ny") *
+                                     sc.parameters.GetDouble("nz"));
+    ChildLimits limits;
+    limits.timeout_seconds = o.simo_tarnow_timeout_seconds;
+    limits.address_space_bytes =
+        o.simo_tarnow_address_space_bytes > 0 ? o.simo_tarnow_address_space_bytes : PhysicalMemoryBytes() / 2;
+    const long steps = std::max(1L, c.timed_steps);
+    const RunChildResult r = RunImpactlab(o, c, "simo_tarnow", dt, steps, work / ("simo_tarnow_" + c.label), limits);
+    row["num_spheres"] = n;
+    row["steps"] = steps;
+    row["dense_newton_jacobian_bytes"] = 8.0 * (6.0 * n) * (6.0 * n);
+    row["address_space_limit_bytes"] = static_cast<double>(limits.address_space_bytes);
+    row["timeout_s"] = limits.timeout_seconds;
+    if (!r.error.empty()) {
+      row["not_measurable"] = r.error + " (limits: " + Gigabytes(static_cast<double>(limits.address_space_bytes)) +
+                              " address space, " + std::to_string(static_cast<long>(limits.timeout_seconds)) +
+                              " s; the dense 6N x 6N Newton Jacobian alone is " +
+                              Gigabytes(8.0 * (6.0 * n) * (6.0 * n)) + ")";
+    } else {
+      const double wall = r.run.value("wall_time_s", 0.0);
+      row["wall_time_s"] = wall;
+      row["ns_per_particle_step"] = 1e9 * wall / (static_cast<double>(steps) * n);
+      row["newton_iterations_per_step"] = r.run.value("newton_iterations", 0.0) / static_cast<double>(steps);
+      row["peak_rss_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb);
+      row["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb) / n;
+      row["timing"] = "wall_time_s of the child run (the integration, energy ledger included) / (steps x N)";
+    }
+    out["simo_tarnow"][c.label] = row;
+  }
+  return out;
+}
+
+}  // namespace impactlab::bench

@@ -1,0 +1,54 @@
+// The sphere assembly at scale in `impactlab bench` (issue 19, items 3 and 6; docs/performance.md, "Sphere
+// assembly"): ns per particle-step of velocity Verlet at 10³, 10⁴, 10⁵ spheres and of Simo–Tarnow at 10³ (10⁴),
+// peak memory per particle, and LAMMPS on the same packing in the same run.
+//
+// Velocity Verlet (in this process): the scenario's model (validation/scenarios/sphere_assembly_1eK.toml) is built,
+// advanced `warmup` steps from its initial state by Integrator::Step (contacts, history slots and caches set up:
+// the "settled start"), and then `timed` steps from that state are timed, no observers, model set-up not timed;
+// ns per particle-step = wall / (timed × N). Each repetition times ours and then runs LAMMPS on the same packing
+// (lammps_peer.h: `run warmup` then `run timed`, its second "Loop time" parsed), so a change of machine load hits
+// both; assembly_vs_lammps_ratio = median over repetitions of ours / LAMMPS.
+// Peak memory: a child `impactlab run SCENARIO --set t_end=2dt --integrator NAME` (the whole program: model,
+// driver, energy ledger) measured by wait4's ru_maxrss (child_process.h); per particle = peak RSS / N, so at 10³
+// it is dominated by the program's fixed ≈ 15 MB. LAMMPS's the same way (the peak RSS of its timing runs).
+// Simo–Tarnow (a child `impactlab run` of one step, ru_maxrss and its wall_time_s): the midpoint family's Newton
+// uses a dense forward-difference Jacobian through the contact seam (docs/sphere-assembly.md), O(N²) memory and
+// O(N³) time per step; the child runs under an address-space limit and a timeout, and a run that exceeds either is
+// reported as not measurable with the reason, never with a number.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace impactlab::bench {
+
+struct AssemblyCase {
+  std::string label;                   ///< key in the JSON ("1e3", "1e4", "1e5")
+  std::string scenario;                ///< path relative to the source tree
+  std::vector<std::string> overrides;  ///< "key=value"
+  long warmup_steps = 10;
+  long timed_steps = 100;
+  bool compare_with_lammps = false;    ///< also compare the final state with LAMMPS's (small cases)
+};
+
+struct AssemblyBenchOptions {
+  std::vector<AssemblyCase> verlet_cases;
+  std::vector<AssemblyCase> simo_tarnow_cases;  ///< one step each, in a child process
+  int repetitions = 3;                          ///< ≥ 1
+  std::filesystem::path impactlab_executable;   ///< for the memory and Simo–Tarnow children (empty: not measured)
+  bool lammps = true;                           ///< run the LAMMPS peer when `lmp` is installed
+  std::filesystem::path work_directory;         ///< LAMMPS and child files (empty: a fresh temporary directory)
+  double simo_tarnow_timeout_seconds = 900.0;
+  long long simo_tarnow_address_space_bytes = 0;  ///< 0: half the physical memory
+  bool progress = true;
+};
+
+/// The default cases (quick: 10³ and 10⁴ Verlet with fewer steps, no 10⁵, no Simo–Tarnow).
+AssemblyBenchOptions DefaultAssemblyBenchOptions(bool quick);
+
+/// {velocity_verlet: {label: {...}}, simo_tarnow: {label: {...} | {not_measurable: reason}}, lammps: {...}}
+nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& options);
+
+}  // namespace impactlab::bench
