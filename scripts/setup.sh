@@ -12,6 +12,7 @@ PACKAGES=(build-essential cmake pkg-config libeigen3-dev libsundials-dev libboos
           python3-dev pybind11-dev python3-pytest  # Python module (python/)
           jupyter-nbconvert python3-ipykernel doxygen  # example notebook run by the tests; API reference (docs target)
           clang libclang-rt-14-dev llvm-14  # sanitizer + fuzz builds (scripts/sanitize.sh, scripts/fuzz.sh)
+          time  # /usr/bin/time: peak RSS of the child runs of bench --only assembly (validation/bench/child_process.h)
           lammps)  # optional peer of `impactlab bench --only assembly` (lmp, one core; docs/performance.md): absent, the key reads "peer not installed"
 
 missing=()

@@ -106,8 +106,16 @@ TEST_CASE("bench assembly: keys exist and are positive, memory from a child run,
   const auto& row = r["velocity_verlet"]["small"];
   CHECK(row["num_spheres"].get<int>() == 64);
   CHECK(row["ns_per_particle_step"]["median"].get<double>() > 0.0);
-  REQUIRE(row["peak_rss_bytes"].is_number());
-  CHECK(row["peak_rss_per_particle_bytes"].get<double>() > 0.0);
+  if (std::filesystem::exists("/usr/bin/time")) {
+    REQUIRE(row["peak_rss_bytes"].is_number());
+    CHECK(row["peak_rss_per_particle_bytes"].get<double>() > 0.0);
+    // The child's own peak, not this test process's (which holds more than one 64-sphere model): a run of 64
+    // spheres stays far below 1 GB.
+    CHECK(row["peak_rss_bytes"].get<double>() < 1e9);
+  } else {
+    MESSAGE("no /usr/bin/time: peak memory reported as not measured");
+    CHECK(row["peak_rss_bytes"].is_string());
+  }
   if (bench::FindLammps().empty()) {
     MESSAGE("lmp not installed: the LAMMPS peer is reported as not installed");
     CHECK(r["lammps"]["status"].get<std::string>().find("peer not installed") != std::string::npos);
@@ -115,7 +123,7 @@ TEST_CASE("bench assembly: keys exist and are positive, memory from a child run,
   } else {
     CHECK(row["lammps"]["status"] == "ran");
     CHECK(row["assembly_vs_lammps_ratio"]["median"].get<double>() > 0.0);
-    CHECK(row["lammps"]["peak_rss_per_particle_bytes"].get<double>() > 0.0);
+    if (std::filesystem::exists("/usr/bin/time")) CHECK(row["lammps"]["peak_rss_per_particle_bytes"].get<double>() > 0.0);
   }
   // Without the peer: no ratio, the reason instead.
   o.lammps = false;

@@ -159,8 +159,9 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
   if (lmp.empty())
     out["lammps"]["status"] = o.lammps ? "peer not installed (no lmp on PATH, IMPACTLAB_LAMMPS unset)" : "not run";
   out["memory_method"] =
-      "peak RSS (wait4 ru_maxrss) of a child `impactlab run SCENARIO --set t_end=2dt --integrator NAME` (whole "
-      "program: model, driver, energy ledger) divided by N; LAMMPS: peak RSS of its timing run divided by N";
+      "peak RSS (GNU time %M = the child's ru_maxrss) of a child `impactlab run SCENARIO --set t_end=2dt "
+      "--integrator NAME` (whole program: model, driver, energy ledger) divided by N; LAMMPS: peak RSS of its timing "
+      "run divided by N";
 
   for (const auto& c : o.verlet_cases) {
     if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / velocity_verlet\n";
@@ -221,15 +222,21 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
     if (!ratios.empty() && ratios.size() == ours_ns.size()) {
       row["lammps"]["status"] = "ran";
       row["lammps"]["ns_per_particle_step"] = SpreadOf(lammps_ns).ToJson();
-      row["lammps"]["peak_rss_bytes"] = 1024.0 * static_cast<double>(lammps_peak_kb);
-      row["lammps"]["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(lammps_peak_kb) / n;
+      if (lammps_peak_kb > 0) {
+        row["lammps"]["peak_rss_bytes"] = 1024.0 * static_cast<double>(lammps_peak_kb);
+        row["lammps"]["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(lammps_peak_kb) / n;
+      } else {
+        row["lammps"]["peak_rss_bytes"] = "not measured (no /usr/bin/time, Debian package time)";
+      }
       row["assembly_vs_lammps_ratio"] = SpreadOf(ratios).ToJson();
       if (c.compare_with_lammps) row["lammps"]["agreement"] = CompareStates(*model, start, work_state, last_lammps);
     }
     if (!o.impactlab_executable.empty()) {
       if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / peak memory (child run)\n";
       const RunChildResult m = RunImpactlab(o, c, "velocity_verlet", dt, 2, work / ("memory_vv_" + c.label), {});
-      if (m.error.empty()) {
+      if (m.error.empty() && m.child.peak_rss_kb <= 0) {
+        row["peak_rss_bytes"] = "not measured (no /usr/bin/time, Debian package time)";
+      } else if (m.error.empty()) {
         row["peak_rss_bytes"] = 1024.0 * static_cast<double>(m.child.peak_rss_kb);
         row["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(m.child.peak_rss_kb) / n;
       } else {
@@ -274,8 +281,10 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
       row["wall_time_s"] = wall;
       row["ns_per_particle_step"] = 1e9 * wall / (static_cast<double>(steps) * n);
       row["newton_iterations_per_step"] = r.run.value("newton_iterations", 0.0) / static_cast<double>(steps);
-      row["peak_rss_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb);
-      row["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb) / n;
+      if (r.child.peak_rss_kb > 0) {
+        row["peak_rss_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb);
+        row["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb) / n;
+      }
       row["timing"] = "wall_time_s of the child run (the integration, energy ledger included) / (steps x N)";
     }
     out["simo_tarnow"][c.label] = row;

@@ -121,7 +121,7 @@ void AddAssemblyKeys(const nlohmann::json& as, nlohmann::json& out, nlohmann::js
       if (row.contains("assembly_vs_lammps_ratio")) {
         ratio_by_n[label] = row["assembly_vs_lammps_ratio"]["median"];
         lammps_ns[label] = row["lammps"]["ns_per_particle_step"]["median"];
-        memory["lammps"][label] = row["lammps"]["peak_rss_per_particle_bytes"];
+        memory["lammps"][label] = row["lammps"].value("peak_rss_per_particle_bytes", row["lammps"]["peak_rss_bytes"]);
       } else {
         ratio_by_n[label] = row.contains("lammps") && row["lammps"].contains("status") ? row["lammps"]["status"]
                                                                                        : as["lammps"]["status"];
@@ -131,7 +131,7 @@ void AddAssemblyKeys(const nlohmann::json& as, nlohmann::json& out, nlohmann::js
     for (const auto& [label, row] : as["simo_tarnow"].items()) {
       if (row.contains("ns_per_particle_step")) {
         ns["simo_tarnow"][label] = row["ns_per_particle_step"];
-        memory["simo_tarnow"][label] = row["peak_rss_per_particle_bytes"];
+        if (row.contains("peak_rss_per_particle_bytes")) memory["simo_tarnow"][label] = row["peak_rss_per_particle_bytes"];
       } else {
         ns["simo_tarnow"][label] = "not measurable: " + row["not_measurable"].get<std::string>();
       }
@@ -460,7 +460,9 @@ std::string FormatBenchReport(const nlohmann::json& r) {
            << (row.contains("peak_rss_per_particle_bytes") ? number(row["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
                                                            : number(row["peak_rss_bytes"]))
            << " / "
-           << (peer ? number(row["lammps"]["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3) : std::string("-"))
+           << (peer && row["lammps"].contains("peak_rss_per_particle_bytes")
+                   ? number(row["lammps"]["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
+                   : std::string("-"))
            << " |\n";
       }
     if (a.contains("simo_tarnow"))
@@ -469,7 +471,10 @@ std::string FormatBenchReport(const nlohmann::json& r) {
            << number(row.value("steps", nlohmann::json(nullptr))) << " | ";
         if (row.contains("ns_per_particle_step"))
           os << number(row["ns_per_particle_step"]) << " (" << number(row["newton_iterations_per_step"], 2)
-             << " Newton it./step) | | | " << number(row["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
+             << " Newton it./step) | | | "
+             << (row.contains("peak_rss_per_particle_bytes")
+                     ? number(row["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
+                     : std::string("-"))
              << " |\n";
         else
           os << "not measurable: " << row["not_measurable"].get<std::string>() << " | | | |\n";

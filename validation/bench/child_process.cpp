@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -65,6 +66,13 @@ ChildRun RunChild(const std::vector<std::string>& argv, const std::vector<std::s
   envp.push_back(nullptr);
   std::vector<std::string> argv_copy = argv;
   argv_copy[0] = program.string();
+  const std::filesystem::path time_program = "/usr/bin/time";
+  const std::filesystem::path rss_file = std::filesystem::path(stderr_path).concat(".maxrss_kb");
+  const bool with_time = ::access(time_program.c_str(), X_OK) == 0;
+  if (with_time) {
+    std::filesystem::remove(rss_file);
+    argv_copy.insert(argv_copy.begin(), {time_program.string(), "-f", "%M", "-o", rss_file.string()});
+  }
   for (auto& s : argv_copy) args.push_back(s.data());
   args.push_back(nullptr);
   const std::string dir = working_directory.string(), out = stdout_path.string(), err = stderr_path.string();
@@ -76,6 +84,7 @@ ChildRun RunChild(const std::vector<std::string>& argv, const std::vector<std::s
     return result;
   }
   if (pid == 0) {  // the child
+    ::setpgid(0, 0);
     if (::chdir(dir.c_str()) != 0) ::_exit(126);
     const int in_fd = ::open("/dev/null", O_RDONLY);
     const int out_fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -104,14 +113,26 @@ ChildRun RunChild(const std::vector<std::string>& argv, const std::vector<std::s
     if (limits.timeout_seconds > 0.0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limits.timeout_seconds &&
         !result.timed_out) {
-      ::kill(pid, SIGKILL);
+      ::kill(-pid, SIGKILL);  // the process group: time and the program
       result.timed_out = true;
     }
     if (limits.timeout_seconds > 0.0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.peak_rss_kb = usage.ru_maxrss;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (with_time) {
+    // GNU time writes "%M" (kB); when the program was killed by a signal it writes "Command terminated by signal
+    // N" first: the last line is the figure.
+    std::ifstream in(rss_file);
+    std::string line, last;
+    while (std::getline(in, line))
+      if (!line.empty()) last = line;
+    try {
+      result.peak_rss_kb = last.empty() ? 0 : std::stol(last);
+    } catch (const std::exception&) {
+      result.peak_rss_kb = 0;
+    }
+  }
   if (result.exit_code == 127) result.error = program.string() + ": execve failed";
   return result;
 }

@@ -1,8 +1,12 @@
 // Runs another program as a child process and measures it (for `impactlab bench`, docs/performance.md): the
 // LAMMPS peer (`lmp`), the peak memory of an `impactlab run` of the sphere assembly, and the Simo–Tarnow runs
-// that may not fit in memory or time. fork + execve + wait4, so the resource usage is that one child's
-// (getrusage(RUSAGE_CHILDREN) would mix every child waited for): ru_maxrss is the child's peak resident set size
-// (Linux: kB); the wall time is measured from fork to exit. Optional limits: an address-space limit
+// that may not fit in memory or time. fork + execve + wait4; the wall time is measured from fork to exit.
+// Peak memory: the child's own ru_maxrss cannot be taken from wait4 here, because Linux records the high-water
+// RSS of the forked copy of this (large) process at execve into the child's maxrss — a child of a bench holding a
+// 10⁵-sphere model would report at least that model. So the program runs under GNU time (`/usr/bin/time -f %M`,
+// Debian package time): time is a small process, its child's ru_maxrss is the program's own peak RSS. Without
+// /usr/bin/time the peak is reported as not measured. The child runs in its own process group, so a timeout kills
+// time and the program together. Optional limits: an address-space limit
 // (setrlimit RLIMIT_AS in the child: an allocation beyond it fails in the child instead of swapping the machine)
 // and a timeout (the child is sent SIGKILL). stdout and stderr go to files; the environment is the parent's
 // with `extra_environment` ("NAME=value") added or replacing.
@@ -22,7 +26,7 @@ struct ChildLimits {
 struct ChildRun {
   int exit_code = -1;        ///< the child's exit status; −1: killed by a signal or not started
   bool timed_out = false;    ///< killed after ChildLimits::timeout_seconds
-  long peak_rss_kb = 0;      ///< ru_maxrss of the child [kB]
+  long peak_rss_kb = 0;      ///< the program's peak RSS by GNU time [kB]; 0: not measured (no /usr/bin/time)
   double wall_seconds = 0.0; ///< fork to exit [s]
   std::string error;         ///< why the child could not be started (empty: it ran)
   bool ok() const { return error.empty() && !timed_out && exit_code == 0; }
