@@ -7,12 +7,13 @@
 //   normal   F_ne = 4/3 E_eff √R δ^{3/2}  (hertz/material E, ν)            ours: Hertz W' = k δ^{3/2}, k = 4/3 E* √R*
 //            pair: LAMMPS E_eff = E/(2(1 − ν²)) for one type, so E_pair = 2(1 − ν²) E*_pair;
 //            wall: LAMMPS 2022's fix wall/gran uses E_eff = E/(2(1 − ν)) (measured: a sphere pressed on the floor
-//            feels 1/(1 − ν) times the pair formula), so E_wall = 2(1 − ν) E*_wall; R_eff = R, m_eff = m at a wall.
+//            feels (1 − ν²)/(1 − ν) = 1 + ν times 4/3 E* √R δ^{3/2}), so E_wall = 2(1 − ν) E*_wall; R_eff = R,
+//            m_eff = m at a wall.
 //   damping  F_nd = −η_n v_n, η_n = α_L(e_L) √(m_eff k_n a), k_n = 4/3 E_eff, a = √(Rδ)  (damping tsuji)
 //            ours: C = α √(m* k) δ^{1/4} (Tsuji, Tanaka & Ishida 1992), the same form; α is ours (√5 ξ(e) calibrated,
 //            docs/calibration.md) and LAMMPS takes e_L with α_L(e_L) = α from its polynomial fit
 //            α_L(e) = 1.2728 − 4.2783 e + 11.087 e² − 22.348 e³ + 27.467 e⁴ − 18.022 e⁵ + 4.8218 e⁶, inverted here by
-//            bisection (e_n = 0.5 → e_L ≈ 0.39): the damping force is the same, the e passed to LAMMPS differs.
+//            bisection (e_n = 0.5: α = 0.4818 → e_L = 0.3667): the damping force is the same, the e passed differs.
 //   tangential  mindlin_rescale/force k_t 0 μ: F_t incremental in force, −k_t a Δξ per step, rescaled by a/a_prev
 //            on unloading, capped at μ F_n0 (Mindlin 1949; Thornton, Cummins & Cleary 2013 eq. 18b) = ours
 //            mindlin_rescaled_incremental with k_t a = 8 G* √(R δ): k_t = 8 G* is given explicitly for pair and wall
@@ -20,7 +21,10 @@
 //            no rolling or twisting resistance, as ours.
 //   Differences that remain (documented, small for a compressed packing over tens of steps): LAMMPS caps |F_t| at
 //   μ |F_ne + F_nd| (ours: μ W'(δ)); its velocity Verlet evaluates the dashpot at the half-step velocity (ours
-//   iterates the end velocity); its tangential increment is v_t,rel dt (ours: Δs from the positions at both ends).
+//   iterates the end velocity); its tangential increment is v_t,rel dt (ours: Δs from the positions at both ends);
+//   and, not explained, LAMMPS's first-step wall kick differs by ≈ 0.5 % from the wall force it reports at the start
+//   when the walls use tsuji damping (docs/performance.md, "The LAMMPS input and its parameter mapping"). The forces
+//   at the start agree with ours to round-off (tests/validation/bench_assembly_test.cpp).
 #pragma once
 
 #include <Eigen/Core>
