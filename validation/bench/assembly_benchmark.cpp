@@ -157,7 +157,7 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
   nlohmann::json out;
   out["lammps"]["executable"] = lmp.empty() ? nlohmann::json(nullptr) : nlohmann::json(lmp.string());
   if (lmp.empty())
-    out["lammps"]["status"] = o.lammps ? "peer not installed (no lmp on PATH, IMPACTLAB_LAMMPS unset)" : "not run";
+    out["lammps"]["status"] = o.lammps ? "peer not installed (no executable lmp on PATH or at $IMPACTLAB_LAMMPS)" : "not run (--no-lammps)";
   out["memory_method"] =
       "peak RSS (GNU time %M = the child's ru_maxrss) of a child `impactlab run SCENARIO --set t_end=2dt "
       "--integrator NAME` (whole program: model, driver, energy ledger) divided by N; LAMMPS: peak RSS of its timing "

@@ -1,5 +1,7 @@
 #include "bench/lammps_peer.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -183,7 +185,9 @@ std::vector<LammpsLoop> ParseLammpsLoops(const std::string& log) {
 std::filesystem::path FindLammps() {
   if (const char* env = std::getenv("IMPACTLAB_LAMMPS"); env && *env) {
     const std::filesystem::path p = env;
-    return p.filename() == p ? FindOnPath(env) : p;
+    if (p.filename() == p) return FindOnPath(env);
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0 ? p : std::filesystem::path();
   }
   return FindOnPath("lmp");
 }

@@ -89,7 +89,8 @@ struct LammpsResult {
   }
 };
 
-/// The LAMMPS executable: $IMPACTLAB_LAMMPS if set, else `lmp` on PATH; empty when absent.
+/// The LAMMPS executable: $IMPACTLAB_LAMMPS if set (a name on PATH or a path), else `lmp` on PATH; empty when
+/// that is not an executable file.
 std::filesystem::path FindLammps();
 
 /// Writes packing.data and in.packing to `directory`, runs `lammps` there on one core and parses log.lammps.
