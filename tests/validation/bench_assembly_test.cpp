@@ -135,9 +135,12 @@ TEST_CASE("bench assembly: keys exist and are positive, memory from a child run,
 
 TEST_CASE("bench assembly: Simo-Tarnow beyond its limits is reported as not measurable, with the reason") {
   bench::AssemblyBenchOptions o;
-  o.simo_tarnow_cases = {{"limited", "validation/scenarios/sphere_assembly_1e3.toml", {}, 0, 1, false}};
+  // 10⁴ spheres under 200 MB and 2 s: the dense Newton Jacobian (28.8 GB) fails at once; a sparse one (issue 19
+  // item 4) would still not build, assemble and solve 60 000 unknowns in 2 s here, so the test keeps its meaning.
+  o.simo_tarnow_cases = {{"limited", "validation/scenarios/sphere_assembly_1e4.toml", {}, 0, 1, false}};
   o.impactlab_executable = IMPACTLAB_BINARY;
-  o.simo_tarnow_address_space_bytes = 200'000'000;  // below the 288 MB dense Jacobian of 10³ spheres
+  o.simo_tarnow_address_space_bytes = 200'000'000;
+  o.simo_tarnow_timeout_seconds = 2.0;
   o.lammps = false;
   o.work_directory = TestDirectory("impactlab_bench_assembly_st");
   o.progress = false;
@@ -145,7 +148,7 @@ TEST_CASE("bench assembly: Simo-Tarnow beyond its limits is reported as not meas
   const auto& row = r["simo_tarnow"]["limited"];
   REQUIRE(row.contains("not_measurable"));
   CHECK_FALSE(row.contains("ns_per_particle_step"));
-  CHECK(row["dense_newton_jacobian_bytes"].get<double>() == 8.0 * 6000.0 * 6000.0);
+  CHECK(row["dense_newton_jacobian_bytes"].get<double>() == 8.0 * 60000.0 * 60000.0);
   MESSAGE(row["not_measurable"].get<std::string>());
 }
 

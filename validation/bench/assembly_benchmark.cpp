@@ -76,7 +76,7 @@ RunChildResult RunImpactlab(const AssemblyBenchOptions& o, const AssemblyCase& c
   r.child = RunChild(argv, {"OMP_NUM_THREADS=1"}, dir, dir / "stdout.txt", dir / "stderr.txt", limits);
   if (!r.child.ok()) {
     r.error = !r.child.error.empty() ? r.child.error
-              : r.child.timed_out    ? "timed out after " + std::to_string(limits.timeout_seconds) + " s"
+              : r.child.timed_out    ? "timed out after " + std::to_string(static_cast<long>(std::ceil(limits.timeout_seconds))) + " s"
                                      : "exit " + std::to_string(r.child.exit_code) + ": " + LastLine(dir / "stderr.txt");
     return r;
   }
