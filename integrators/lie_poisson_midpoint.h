@@ -24,7 +24,7 @@
 // dampers), for which the step adds the translation and the loads through a Gonzalez discrete gradient in the
 // step's Cayley coordinate and books the damper work exactly, and a tangential (friction) load through the
 // model's discrete slip map with the tangential law's books, its history committed with the accepted step
-// (integrators/rigid_body_contact_step.h; docs/rotation.md §6, §8). Any other model is refused with InvalidParameter naming what is missing.
+// (integrators/rigid_body_contact_step.h; docs/rotation.md §6, §7). Any other model is refused with InvalidParameter naming what is missing.
 #pragma once
 
 #include "integrators/integrator.h"

@@ -21,7 +21,7 @@
 // ξ to the slip Δs = Ḡξ with Ḡ linear, evaluated at the midpoint configuration, runs the law's return mapping
 // from the committed z and returns (F_t, τ_t) = Ḡᵀ f̄_t, f̄_t = ½(F_prev + F_t) the law's algorithmic force; they
 // join (F̄, τ̄). Its history z_{n+1} is committed with the accepted step only [Mindlin & Deresiewicz 1953 via
-// Seed002 eqs. 2–19; the trapezoidal force whose work the law books: docs/theory.md §6, §7; docs/rotation.md §8].
+// Seed002 eqs. 2–19; the trapezoidal force whose work the law books: docs/theory.md §6, §7; docs/rotation.md §7].
 //
 // Energy (exact for any iterate that satisfies the two balances; to the Newton tolerance in practice):
 //   ΔT = m(v_{n+1} − v_n)·(v_n + v_{n+1})/2 + 2(Π_{n+½} − Π_n)·Ω_{n+½} = F̄·Δx + τ̄·θ   ((Π × Ω)·Ω = 0)

@@ -1,7 +1,7 @@
 // EllipsoidWallFriction: a tangential law of the shared library (contact/tangential: Cundall–Strack and the five
 // Mindlin laws) at the contact of the 3-D ellipsoid with the wall (models/ellipsoid_wall_impact_3d.h) — its history
 // layout in MechanicalState::z, its books and one step of the law [Mindlin 1949; Mindlin & Deresiewicz 1953;
-// Seed002 §2, eqs. 2–19; docs/theory.md §6; docs/rotation.md §8].
+// Seed002 §2, eqs. 2–19; docs/theory.md §6; docs/rotation.md §7].
 //
 // What the law is fed:
 //   n              the wall normal e_z (fixed: the tangent plane is the wall plane, Δs has no z-component);

@@ -1,6 +1,6 @@
 // EllipsoidWallImpact3D: the full 3D rigid ellipsoid hitting a rigid flat wall, ECC Model I (W = K_n V_c) with
 // contact-centric viscous damping [Seed000 eqs. (7)–(12), (33), (35)–(43); docs/theory.md §2.1, §3, §4], optional
-// gravity and optional friction from a tangential law (docs/rotation.md §8). Without them (the defaults) it is
+// gravity and optional friction from a tangential law (docs/rotation.md §7). Without them (the defaults) it is
 // Seed000's frictionless impact, the same physics as the planar EllipsoidWallImpact without the planar restriction.
 //
 //   q = (x_G [3], quaternion (w, x, y, z) [4])   body → world rotation R(q̂), q̂ = q/|q| (renormalized)
@@ -103,7 +103,7 @@ class EllipsoidWallImpact3D final : public RigidBodySystem {
   RigidBodyDissipativeLoad DissipativeLoad(const Eigen::Vector3d& centre, const Eigen::Matrix3d& rotation,
                                            const Eigen::Vector3d& velocity,
                                            const Eigen::Vector3d& omega_body) const override;
-  /// Ḡᵀ f̄_t of the step with the slip map above and the law's books (docs/rotation.md §8).
+  /// Ḡᵀ f̄_t of the step with the slip map above and the law's books (docs/rotation.md §7).
   RigidBodyTangentialLoad DiscreteTangentialLoad(const MechanicalState& before, const RigidBodyStepGeometry& step,
                                                  Eigen::VectorXd& z_next) const override;
 

@@ -1,5 +1,5 @@
 // The rotation scheme with friction and gravity (lie_poisson_midpoint on ellipsoid_wall_3d with a tangential law,
-// RigidBodySystem::DiscreteTangentialLoad; docs/rotation.md §8):
+// RigidBodySystem::DiscreteTangentialLoad; docs/rotation.md §7):
 //  • the books E + D + W_f − W_g close to ≤ 1e-12 E₀ with friction, damping and gravity, spin about x, y and z,
 //    for cundall_strack (W_g = 0, so E + D + W_f alone closes) and mindlin_integral (W_g ≠ 0);
 //  • with μ = 0 every force is vertical, so L_z = m (x_G × v_G)_z + (R I Ω)_z is a constant of the motion: its

@@ -1,4 +1,4 @@
-// ellipsoid_wall_3d with gravity and friction (models/ellipsoid_wall_friction.h; docs/rotation.md §8), through the
+// ellipsoid_wall_3d with gravity and friction (models/ellipsoid_wall_friction.h; docs/rotation.md §7), through the
 // registry and the CLI as a user runs it:
 //  • bad input (mu < 0, an unknown law, g not finite or < 0, mu without a law, a Mindlin law without G_star) is one
 //    line naming key, value and valid range, exit 2;

@@ -178,7 +178,7 @@ TEST_CASE("ellipsoid_wall_3d: in-plane spin reproduces planar ellipsoid_wall e_c
   CHECK(std::abs(full["omega_after_z"].get<double>()) < 1e-12);
 }
 
-// The acceptance command of issue 15 (docs/rotation.md §6, §8): the shipped scenario (friction μ = 0.3 through the
+// The acceptance command of issue 15 (docs/rotation.md §6, §7): the shipped scenario (friction μ = 0.3 through the
 // Cundall–Strack spring, gravity, damping) with the conserving rotation scheme, spin about each world axis: energy
 // balance residual ≤ 1e-12 relative, the body rebounds, friction did work; its frictionless variant (mu = 0, g = 0:
 // Seed000's impact) restores the target e_cn.
