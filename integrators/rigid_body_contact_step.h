@@ -22,6 +22,10 @@
 // from the committed z and returns (F_t, τ_t) = Ḡᵀ f̄_t, f̄_t = ½(F_prev + F_t) the law's algorithmic force; they
 // join (F̄, τ̄). Its history z_{n+1} is committed with the accepted step only [Mindlin & Deresiewicz 1953 via
 // Seed002 eqs. 2–19; the trapezoidal force whose work the law books: docs/theory.md §6, §7; docs/rotation.md §7].
+// For the ellipsoid Δs = P_t(Δx + (R_m θ) × r_m), r_m the contact point's lever at the midpoint configuration
+// (models/ellipsoid_wall_impact_3d.h). Second order in stick and in sliding with a fixed slip direction; when the
+// slip direction turns during gross sliding the laws' return mapping (one projection onto the Coulomb disc per
+// step) is first order, for this scheme as for every other (measured, docs/rotation.md §7).
 //
 // Energy (exact for any iterate that satisfies the two balances; to the Newton tolerance in practice):
 //   ΔT = m(v_{n+1} − v_n)·(v_n + v_{n+1})/2 + 2(Π_{n+½} − Π_n)·Ω_{n+½} = F̄·Δx + τ̄·θ   ((Π × Ω)·Ω = 0)

@@ -16,9 +16,10 @@
 //               centre, Δs = P_t (Δx + (R_m θ) × r_m), P_t the tangential projector),
 //   f̄_t         the law's algorithmic force (the trapezoidal ½(F_prev + F_t): contact/contact_law.h), and
 //   Ḡᵀ f̄_t      = (F_t, τ_t) = (P_t f̄_t, R_mᵀ(r_m × P_t f̄_t)), so that F_t·Δx + τ_t·θ = f̄_t·Δs exactly (algebra),
-// with the law's books U_prev − U_new + f̄_t·Δs = W_f − W_g (friction work, generated work) written into z_next
-// together with the law's new history [Mindlin & Deresiewicz 1953 via Seed002; docs/theory.md §6, §7;
-// docs/rotation.md §7]. The scheme commits z_next only with the accepted step. The stored energy U_t is part of
+// with the law's books f̄_t·Δs = U_prev − U_new − W_f + W_g (the work of the load on the body = spring energy
+// released − friction work + generated work) written into z_next together with the law's new history
+// [Mindlin & Deresiewicz 1953 via Seed002 eqs. 2–19; the discrete-gradient balance of Gonzalez 1996 in the step's
+// Cayley coordinate, the rotation update of Simo & Wong 1991; docs/theory.md §6, §7; docs/rotation.md §7]. The scheme commits z_next only with the accepted step. The stored energy U_t is part of
 // PotentialEnergy (not of ConservativeLoad: it is no potential of the configuration alone), W_f and W_g are the
 // model's EnergyBooks, so E + D + W_f − W_g is kept to round-off.
 //
