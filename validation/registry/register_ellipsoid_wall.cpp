@@ -28,7 +28,8 @@ namespace {
 // (models/ellipsoid_wall_friction.h), or null (frictionless, Seed000) without tangential_law. One law per contact for
 // R* = ρ_G at first touch: the Mindlin laws k_t = 8 G* √(R* δ) with key G_star [Pa] (required: the ECC model has no
 // material modulus); cundall_strack with kt [N/m] or kt_over_kn (default 2/7, as the sphere models) times the ECC
-// stiffness at first touch, k_eff = 2π K_n R* (geometry/ellipsoid_plane_contact.h).
+// stiffness at first touch, k_eff = 2π K_n R* (geometry/ellipsoid_plane_contact.h). With mu = 0 the caller drops the
+// law: the frictionless model exactly.
 std::shared_ptr<const EllipsoidWallFriction> EllipsoidFrictionFromKeys(const ParameterSet& p, double K_n,
                                                                       double reference_radius) {
   if (!p.Has("tangential_law")) {
@@ -274,8 +275,11 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& r) {
           p.Validate();
           // R* of the initial configuration: the law built once (the contact starts there when gap = 0).
           const EllipsoidWallImpact3D frictionless(p);
-          const auto friction =
+          auto friction =
               EllipsoidFrictionFromKeys(ps, p.K_n, frictionless.EffectiveRadius(frictionless.InitialState().q));
+          // μ = 0: the law (its keys checked above) would apply no force; the model is then the frictionless one
+          // exactly, z included (the ODE solvers' error norms would otherwise count the idle history entries).
+          if (friction && friction->friction_coefficient() == 0.0) friction = nullptr;
           auto model = std::make_shared<EllipsoidWallImpact3D>(p, friction);
           ModelInstance mi;
           mi.system = model;
