@@ -19,15 +19,16 @@
 // with the law's books f̄_t·Δs = U_prev − U_new − W_f + W_g (the work of the load on the body = spring energy
 // released − friction work + generated work) written into z_next together with the law's new history
 // [Mindlin & Deresiewicz 1953 via Seed002 eqs. 2–19; the discrete-gradient balance of Gonzalez 1996 in the step's
-// Cayley coordinate, the rotation update of Simo & Wong 1991; docs/theory.md §6, §7; docs/rotation.md §7]. The scheme commits z_next only with the accepted step. The stored energy U_t is part of
-// PotentialEnergy (not of ConservativeLoad: it is no potential of the configuration alone), W_f and W_g are the
-// model's EnergyBooks, so E + D + W_f − W_g is kept to round-off.
+// Cayley coordinate, the rotation update of Simo & Wong 1991; docs/theory.md §6, §7; docs/rotation.md §7].
+// The scheme commits z_next only with the accepted step. The stored energy U_t is part of PotentialEnergy (not of
+// ConservativeLoad: it is no potential of the configuration alone), W_f and W_g are the model's EnergyBooks, so
+// E + D + W_f − W_g is kept to round-off.
 //
 // The potential V must be the model's PotentialEnergy and (F_c, τ_c) its exact gradient (the scheme's energy
 // balance is exact only for the pair it is given); E = ½ m|v_G|² + ½ Ωᵀ I Ω + V. PotentialEnergy(state) must
-// be ConservativeLoad(x_G, R(q/|q|)).potential (+ the stored energy U_t of the tangential load's history) with q/|q| as Eigen's Quaterniond::normalized() computes it: the
-// scheme evaluates V at the end of a step from the stored quaternion read back that way, so that the ΔV of
-// successive steps telescope to round-off (docs/rotation.md §6, "A round-off finding"). Integrators reach this by
+// be ConservativeLoad(x_G, R(q/|q|)).potential (+ the stored energy U_t of the tangential load's history) with
+// q/|q| as Eigen's Quaterniond::normalized() computes it: the scheme evaluates V at the end of a step from the
+// stored quaternion read back that way, so that the ΔV of successive steps telescope to round-off (docs/rotation.md §6, "A round-off finding"). Integrators reach this by
 // dynamic_cast and know nothing else of the model [docs/architecture.md, "The seams"].
 #pragma once
 
