@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/checks.h"
+#include "integrators/rigid_energy_view.h"
 
 namespace impactlab {
 
@@ -154,7 +155,11 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
   integrator.ResetStatistics();
   SimulationRecord record;
   MechanicalState state = initial;
-  for (auto* o : observers) o->OnStart(system, state);
+  // Observers of a rigid-contact scheme see the rigid problem's energy books (integrators/rigid_energy_view.h).
+  std::optional<RigidEnergyView> rigid_view;
+  if (const auto* rigid = dynamic_cast<const RigidContactScheme*>(&integrator)) rigid_view.emplace(system, *rigid);
+  const MechanicalSystem& observed = rigid_view ? static_cast<const MechanicalSystem&>(*rigid_view) : system;
+  for (auto* o : observers) o->OnStart(observed, state);
 
   Overlaps previous = Measure(system, state);
   const int nc = system.num_contacts();
@@ -231,14 +236,14 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
           for (auto& ev : found) {
             if (ev.kind == ContactEventKind::kStart) ever_contact = true;
             if (ev.kind == ContactEventKind::kEnd) last_separation = ev.t;
-            for (auto* o : observers) o->OnEvent(system, ev);
+            for (auto* o : observers) o->OnEvent(observed, ev);
             record.events.push_back(std::move(ev));
           }
           in_contact[i] = is;
         }
       }
       previous = now;
-      for (auto* o : observers) o->OnStep(system, state);
+      for (auto* o : observers) o->OnStep(observed, state);
     }
     if (options.stop_after_separation > 0.0 && ever_contact && last_separation >= 0.0 &&
         state.t - last_separation >= options.stop_after_separation) {
@@ -250,7 +255,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       }
     }
   }
-  for (auto* o : observers) o->OnFinish(system, state);
+  for (auto* o : observers) o->OnFinish(observed, state);
   record.final_state = state;
   record.statistics = integrator.statistics();
   record.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -14,6 +14,28 @@ void SiconosEventDrivenOptions::Validate() const {
   if (!(abs_tol > 0.0 && std::isfinite(abs_tol))) throw InvalidParameter("siconos_atol", abs_tol, "> 0, finite");
 }
 
+namespace {
+
+// Siconos 4.4's EventDriven cannot carry Coulomb friction (see the header): refuse μ > 0 naming the reason.
+void RefuseFriction(const std::string& integrator, const MechanicalSystem& system,
+                    const FrictionalContactStructure& model) {
+  for (int a = 0; a < model.num_frictional_contacts(); ++a) {
+    const double mu = model.FrictionCoefficient(a);
+    if (mu == 0.0) continue;
+    std::string value(1, '"');
+    value.append(integrator).append("\" on model \"").append(system.name()).append("\" with mu = ");
+    value.append(InvalidParameter::FormatNumber(mu));
+    throw InvalidParameter(
+        "integrator", value,
+        "mu = 0 only, since Siconos 4.4's event-driven scheme has no Coulomb friction (its index sets and impact and "
+        "acceleration-level problems are scalar unilateral LCPs on the normal gap, and LSODAR locates gap roots "
+        "only, not the stick-slip transitions |u_t| = 0 where the acceleration-level friction problem may have no or "
+        "several solutions, the Painleve paradox); use siconos_moreau_jean (Newton-Coulomb, FC3D)");
+  }
+}
+
+}  // namespace
+
 SiconosEventDriven::SiconosEventDriven(Options options) : options_(options) { options_.Validate(); }
 SiconosEventDriven::~SiconosEventDriven() = default;
 
@@ -33,6 +55,10 @@ std::string SiconosEventDriven::impact_law() const {
   return "Newton, e = " + InvalidParameter::FormatNumber(options_.restitution);
 }
 
+EnergyTerms SiconosEventDriven::RigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) const {
+  return SiconosRigidEnergyBooks(system, s);
+}
+
 void SiconosEventDriven::Reset() {
   adapter_.reset();
   built_for_ = nullptr;
@@ -48,6 +74,7 @@ StepResult SiconosEventDriven::DoStep(const MechanicalSystem& system, Mechanical
     if (!adapter_ || built_for_ != &system || h != built_h_ || !last_.SameValues(before)) {
       Reset();
       const SiconosModelData data = ExtractSiconosModel(name(), system, before);
+      if (data.frictional) RefuseFriction(name(), system, *data.frictional);
       mass_ = data.mass;
       SiconosSchemeSettings settings;
       settings.scheme = SiconosScheme::kEventDriven;

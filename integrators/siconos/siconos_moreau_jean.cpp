@@ -1,5 +1,6 @@
 #include "integrators/siconos/siconos_moreau_jean.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "core/errors.h"
@@ -29,7 +30,12 @@ IntegratorTraits SiconosMoreauJean::traits() const {
 }
 
 std::string SiconosMoreauJean::impact_law() const {
-  return "Newton, e = " + InvalidParameter::FormatNumber(options_.restitution);
+  return "Newton, e = " + InvalidParameter::FormatNumber(options_.restitution) +
+         " (Newton-Coulomb with the model's mu on declared frictional contacts)";
+}
+
+EnergyTerms SiconosMoreauJean::RigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) const {
+  return SiconosRigidEnergyBooks(system, s);
 }
 
 void SiconosMoreauJean::Reset() {
@@ -67,7 +73,8 @@ StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalS
   // Work of the impulses over the step; the energy balance is exact for θ = ½.
   state.dissipated = before.dissipated - 0.5 * adapter_->last_impulse().dot(before.v + state.v);
   system.UpdateHistory(before, state);
-  ++stats_.newton_iterations;  // one LCP per step (Lemke)
+  // One LCP per step (Lemke), or the FC3D Gauss–Seidel sweeps of the friction-contact problem.
+  stats_.newton_iterations += std::max(1, adapter_->last_solver_iterations());
   last_.AssignFrom(state);
   return result;
 }
