@@ -163,6 +163,8 @@ double RoundOffGap(const FrictionalContactStructure& model, const Eigen::VectorX
 
 constexpr double kFrictionContactTolerance = 1e-14;  ///< FC3D NSGS residual (Siconos' relative error measure)
 constexpr int kFrictionContactMaxIterations = 10000;
+constexpr double kNewtonTolerance = 1e-14;  ///< TimeStepping's Newton loop on nonlinear relations (default 1e-6)
+constexpr int kNewtonMaxIterations = 50;
 
 struct SiconosContactAdapter::Impl {
   SiconosSchemeSettings settings;
@@ -238,6 +240,9 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
         options->dparam[SICONOS_DPARAM_TOL] = kFrictionContactTolerance;
         options->iparam[SICONOS_IPARAM_MAX_ITER] = kFrictionContactMaxIterations;
         m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, m.friction_contact);
+        // The pair's relation is nonlinear (H(q) turns with the normal): converge Siconos' Newton loop on it.
+        m.time_stepping->setNewtonTolerance(kNewtonTolerance);
+        m.time_stepping->setNewtonMaxIteration(kNewtonMaxIterations);
       } else {
         osi->setConstraintActivationThreshold(RoundOffGap(data.terms));
         auto lcp = std::make_shared<LCP>(SICONOS_LCP_LEMKE);
