@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <numbers>
 #include <sstream>
 
 #include "core/parameter_set.h"
 #include "integrators/siconos/siconos_event_driven.h"
 #include "io/atomic_file.h"
+#include "references/rigid_sphere_impact_theory.h"
 #include "registry/registries.h"
+#include "report/figure_spec.h"
+#include "studies/sphere_wall_study_support.h"
 
 namespace impactlab {
 
@@ -124,6 +128,48 @@ void ComputeCradles(NonsmoothPeersResults& r, const StudyContext& ctx) {
     }
 }
 
+// (c) One angle: rigid theory, Moreau–Jean (h = 1e-5 s: the impact is one step) and the compliant laws (velocity
+// Verlet at Seed002's 1e-7 s, ~1200 steps per contact).
+NonsmoothPeersResults::ObliqueRow ObliqueImpact(const NonsmoothPeersResults& r, double theta_deg) {
+  NonsmoothPeersResults::ObliqueRow row;
+  row.theta_deg = theta_deg;
+  const double theta = theta_deg * std::numbers::pi / 180.0;
+  row.psi = 3.5 * r.oblique_mu * (1.0 + r.oblique_e) * std::abs(std::cos(theta) / std::sin(theta));
+  RigidSphereImpactInput in;
+  in.normal_speed = 5.0 * std::cos(theta);
+  in.tangential_velocity = 5.0 * std::sin(theta);
+  in.radius = 0.025;
+  in.mu = r.oblique_mu;
+  in.e_n = r.oblique_e;
+  const RigidSphereImpactResult rigid = RigidSphereImpact(in);
+  row.et_rigid = rigid.e_t.value_or(std::nan(""));
+  row.beta_rigid = rigid.beta;
+  Scenario mj = ThorntonScenario(0.3, 180.0 - theta_deg, r.oblique_mu, "mindlin_integral", r.oblique_e);
+  mj.parameters.Set("dt", 1e-5);
+  mj.parameters.Set("t_end", 1e-4);
+  const nlohmann::json run_mj = RunSphereWall(mj, "siconos_moreau_jean");
+  row.et_mj = JsonNumber(run_mj, "e_t");
+  row.beta_mj = JsonNumber(run_mj, "beta");
+  row.en_mj = JsonNumber(run_mj, "e_n");
+  for (const std::string& law : r.compliant_laws) {
+    const nlohmann::json run =
+        RunSphereWall(ThorntonScenario(0.3, 180.0 - theta_deg, r.oblique_mu, law, r.oblique_e), "velocity_verlet");
+    row.et_compliant.push_back(JsonNumber(run, "e_t"));
+    row.beta_compliant.push_back(JsonNumber(run, "beta"));
+  }
+  return row;
+}
+
+void ComputeOblique(NonsmoothPeersResults& r, const StudyContext& ctx) {
+  r.compliant_laws = {"mindlin_integral", "mindlin_deresiewicz"};
+  const std::vector<double> angles = ctx.quick ? std::vector<double>{5, 30, 60, 75, 85}
+                                               : std::vector<double>{2, 5, 10, 20, 30, 40, 50, 60, 65, 70, 75, 80, 85};
+  for (double theta : angles) {
+    ctx.progress("oblique sphere-wall impact, theta = " + std::to_string(static_cast<int>(theta)) + " deg");
+    r.oblique.push_back(ObliqueImpact(r, theta));
+  }
+}
+
 std::string Num(double x, int digits = 6) {
   std::ostringstream os;
   os << std::setprecision(digits) << x;
@@ -156,6 +202,51 @@ void Render(const NonsmoothPeersResults& r, const StudyContext& ctx, StudyResult
   }
   out.tables_markdown.push_back(table.str());
   WriteFileAtomically(ctx.out_dir / "cradles.csv", csv.str());
+
+  // (c) oblique impact
+  std::ostringstream ob, obcsv;
+  ob << "Oblique sphere–wall impact with Coulomb friction (Thornton et al. 2013's sphere: R = 25 mm, E = 70 GPa, "
+        "ν = 0.3, ρ = 2650 kg/m³, 5 m/s; μ = "
+     << r.oblique_mu << ", e_n = " << r.oblique_e
+     << "). Rigid: Walton's closed form; MJ: siconos_moreau_jean (Newton–Coulomb, FC3D, h = 1e-5 s); compliant: "
+        "Hertz + the Mindlin law, velocity Verlet at 1e-7 s. e_t = v_x⁺/v_x⁻, β = −v_s⁺/v_s⁻.\n\n"
+     << "| θ [deg] | ψ | e_t rigid | e_t MJ | β rigid | β MJ |";
+  obcsv << "theta_deg,psi,et_rigid,beta_rigid,et_mj,beta_mj";
+  for (const auto& l : r.compliant_laws) {
+    ob << " e_t " << l << " | β " << l << " |";
+    obcsv << ",et_" << l << ",beta_" << l;
+  }
+  ob << "\n|---|---|---|---|---|---|";
+  for (size_t k = 0; k < r.compliant_laws.size(); ++k) ob << "---|---|";
+  ob << '\n';
+  obcsv << '\n' << std::setprecision(17);
+  for (const auto& row : r.oblique) {
+    ob << "| " << Num(row.theta_deg) << " | " << Num(row.psi, 4) << " | " << Num(row.et_rigid, 6) << " | "
+       << Num(row.et_mj, 6) << " | " << Num(row.beta_rigid, 6) << " | " << Num(row.beta_mj, 6) << " |";
+    obcsv << row.theta_deg << ',' << row.psi << ',' << row.et_rigid << ',' << row.beta_rigid << ',' << row.et_mj << ','
+          << row.beta_mj;
+    for (size_t k = 0; k < r.compliant_laws.size(); ++k) {
+      ob << ' ' << Num(row.et_compliant[k], 6) << " | " << Num(row.beta_compliant[k], 6) << " |";
+      obcsv << ',' << row.et_compliant[k] << ',' << row.beta_compliant[k];
+    }
+    ob << '\n';
+    obcsv << '\n';
+  }
+  out.tables_markdown.push_back(ob.str());
+  WriteFileAtomically(ctx.out_dir / "oblique_impact.csv", obcsv.str());
+  for (const auto& [column, label] : std::vector<std::pair<std::string, std::string>>{{"beta", "β = −v_s⁺/v_s⁻"},
+                                                                                       {"et", "e_t = v_x⁺/v_x⁻"}}) {
+    FigureSpec f{"oblique_" + column + "_vs_psi", "Oblique sphere-wall impact: " + label + " vs ψ", "ψ = 7/2 μ(1+e)|cot θ|",
+                 label, true, false, {}};
+    f.series.push_back({"oblique_impact.csv", "psi", column + "_rigid", "rigid theory (Walton)", "k-"});
+    f.series.push_back({"oblique_impact.csv", "psi", column + "_mj", "siconos_moreau_jean", "rs"});
+    const char* styles[] = {"bo--", "g^--"};
+    for (size_t k = 0; k < r.compliant_laws.size(); ++k)
+      f.series.push_back({"oblique_impact.csv", "psi", column + "_" + r.compliant_laws[k],
+                          r.compliant_laws[k] + " (velocity_verlet)", styles[k % 2]});
+    WriteFigureSpec(ctx.out_dir, f);
+    out.figures.push_back(f.name + ".png");
+  }
 }
 
 }  // namespace
@@ -167,6 +258,7 @@ NonsmoothPeersResults ComputeNonsmoothPeers(const StudyContext& ctx) {
   ctx.progress("ball: Moreau-Jean ladder");
   ComputeMoreauJeanBall(r);
   ComputeCradles(r, ctx);
+  ComputeOblique(r, ctx);
   return r;
 }
 
@@ -201,6 +293,53 @@ std::vector<Claim> NonsmoothPeersClaims(const NonsmoothPeersResults& r) {
                                  expected, i < static_cast<int>(c.velocities.size()) ? c.velocities[static_cast<size_t>(i)]
                                                                                      : std::nan(""), 1e-9));
     }
+  }
+  // (c) oblique impact
+  double mj_et = 0.0, mj_beta = 0.0, mj_en = 0.0;
+  for (const auto& row : r.oblique) {
+    mj_et = std::max(mj_et, std::abs(row.et_mj - row.et_rigid));
+    mj_beta = std::max(mj_beta, std::abs(row.beta_mj - row.beta_rigid));
+    mj_en = std::max(mj_en, std::abs(row.en_mj - r.oblique_e));
+    if (std::isnan(row.et_mj) || std::isnan(row.beta_mj)) mj_et = mj_beta = std::nan("");
+  }
+  const std::string walton = "Walton 1993 / Brach 1991 rigid Newton-Coulomb impact (docs/nonsmooth-peers.md)";
+  claims.push_back(MakeClaim("nonsmooth.oblique.mj_et", "oblique impact: max abs(e_t MJ - e_t rigid) over the angles",
+                             walton, std::nullopt, r.oblique.empty() ? std::nan("") : mj_et, 1e-10));
+  claims.push_back(MakeClaim("nonsmooth.oblique.mj_beta", "oblique impact: max abs(beta MJ - beta rigid) over the angles",
+                             walton, std::nullopt, r.oblique.empty() ? std::nan("") : mj_beta, 1e-10));
+  claims.push_back(MakeClaim("nonsmooth.oblique.mj_en", "oblique impact: max abs(e_n MJ - e) over the angles",
+                             "Newton's impact law", std::nullopt, r.oblique.empty() ? std::nan("") : mj_en, 1e-12));
+  for (size_t k = 0; k < r.compliant_laws.size(); ++k) {
+    const std::string& law = r.compliant_laws[k];
+    // Gross sliding (ψ ≤ 0.8): F_t = μ F_n throughout, so the tangential impulse is μ m (1 + e) v_n whatever the
+    // compliance: only velocity Verlet's error (O(dt²)) separates the compliant from the rigid answer.
+    double sliding = 0.0, reversal = -1.0, normal = std::nan("");
+    int sliding_rows = 0, stick_rows = 0;
+    for (const auto& row : r.oblique) {
+      if (row.psi <= 0.8) {
+        sliding = std::max(sliding, std::abs(row.beta_compliant[k] - row.beta_rigid));
+        if (std::isnan(row.beta_compliant[k])) sliding = std::nan("");
+        ++sliding_rows;
+      } else if (row.psi >= 1.0 && row.psi <= 5.0) {
+        reversal = std::max(reversal, row.beta_compliant[k] - row.beta_rigid);
+        ++stick_rows;
+      }
+      if (row.psi > 20.0) normal = row.et_compliant[k] - row.et_rigid;
+    }
+    claims.push_back(MakeClaim("nonsmooth.oblique." + law + ".sliding_beta",
+                               "oblique impact, gross sliding (psi <= 0.8): max abs(beta compliant - beta rigid), " + law,
+                               "Maw, Barber & Fawcett 1981 (compliant = rigid in gross sliding)", std::nullopt,
+                               sliding_rows ? sliding : std::nan(""), 1e-4));
+    claims.push_back(MakeClaim("nonsmooth.oblique." + law + ".stick_reversal",
+                               "oblique impact, rigid sticking (1 <= psi <= 5): max(beta compliant - beta rigid) "
+                               "as 0.1 - that (<= 0: tangential compliance reverses the slip by at least 0.1), " + law,
+                               "Maw, Barber & Fawcett 1981 (tangential compliance: beta > 0 where rigid theory sticks)",
+                               std::nullopt, stick_rows ? 0.1 - reversal : std::nan(""), 0.0));
+    if (!std::isnan(normal))
+      claims.push_back(MakeClaim("nonsmooth.oblique." + law + ".near_normal_et",
+                                 "oblique impact, psi > 20: 0.1 - (e_t compliant - e_t rigid 5/7) (<= 0: elastic tangential rebound), " + law,
+                                 "Maw, Barber & Fawcett 1981 (near-normal incidence: elastic tangential rebound)",
+                                 std::nullopt, 0.1 - normal, 0.0));
   }
   return claims;
 }
