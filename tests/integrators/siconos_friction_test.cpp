@@ -192,7 +192,7 @@ TEST_CASE("siconos_event_driven friction: mu > 0 refused naming the reason, mu =
   CHECK(s.v[0] == doctest::Approx(s0.v[0]).epsilon(1e-12));
 }
 
-TEST_CASE("rigid energy view: Moreau-Jean ledger on the ball counts no compliant W(delta)") {
+TEST_CASE("siconos rigid energy view: Moreau-Jean ledger on the ball counts no compliant W(delta)") {
   // Ball on a floor (docs/nonsmooth-peers.md): the model's energy inside a penetrated impact step counts the linear
   // spring's ½kδ² (0.22 E₀ at dt = 1e-3); the ledger the driver feeds with the rigid view closes to round-off.
   ParameterSet p;
