@@ -19,6 +19,7 @@ namespace impactlab {
 namespace {
 
 constexpr double kG = 9.81, kY0 = 1.0, kV0 = 1.0;
+constexpr int kCradleSampleEvery = 20;  ///< steps of 1e-7 s between samples of the cradle velocity history
 
 ParameterSet BallKeys(double e) {
   ParameterSet p;
@@ -119,8 +120,15 @@ void ComputeCradles(NonsmoothPeersResults& r, const StudyContext& ctx) {
       NonsmoothPeersResults::CradleRun run;
       run.beads = beads;
       run.integrator = name;
-      for (int i = 0; i < 4000; ++i)  // 4e-4 s at 1e-7 s: the Hertz chain has separated
+      auto sample = [&] {
+        run.times.push_back(s.t);
+        run.history.emplace_back(s.v.data(), s.v.data() + beads);
+      };
+      sample();
+      for (int i = 0; i < 4000; ++i) {  // 4e-4 s at 1e-7 s: the Hertz chain has separated
         if (integrator->Step(*model.system, s, 1e-7).status != StepStatus::kAccepted) break;
+        if ((i + 1) % kCradleSampleEvery == 0) sample();
+      }
       for (int i = 0; i < beads; ++i) run.velocities.push_back(s.v[i] / 1.0);
       run.momentum_drift = (*model.system->LinearMomentum(s) - p0).norm() / p0.norm();
       run.energy_change = std::abs(model.system->TotalEnergy(s) + s.dissipated - e0) / e0;
@@ -202,6 +210,45 @@ void Render(const NonsmoothPeersResults& r, const StudyContext& ctx, StudyResult
   }
   out.tables_markdown.push_back(table.str());
   WriteFileAtomically(ctx.out_dir / "cradles.csv", csv.str());
+
+  // Velocities vs time, one CSV and one figure per cradle size: every bead for Moreau–Jean (dashed) and velocity
+  // Verlet (solid), the striker, the middle bead and the last bead for the other two schemes.
+  for (int beads : {3, 5}) {
+    const std::string name = "cradle" + std::to_string(beads) + "_velocities";
+    std::ostringstream hist;
+    hist << std::setprecision(10) << "t_us";
+    std::vector<const NonsmoothPeersResults::CradleRun*> runs;
+    for (const auto& c : r.cradles)
+      if (c.beads == beads) runs.push_back(&c);
+    for (const auto* c : runs)
+      for (int i = 0; i < beads; ++i) hist << ',' << c->integrator << "_v" << i;
+    hist << '\n';
+    const size_t rows = runs.empty() ? 0 : runs.front()->times.size();
+    for (size_t k = 0; k < rows; ++k) {
+      hist << runs.front()->times[k] * 1e6;
+      for (const auto* c : runs)
+        for (int i = 0; i < beads; ++i)
+          hist << ',' << (k < c->history.size() ? c->history[k][static_cast<size_t>(i)] : std::nan(""));
+      hist << '\n';
+    }
+    WriteFileAtomically(ctx.out_dir / (name + ".csv"), hist.str());
+    FigureSpec f{name, "Newton's cradle, " + std::to_string(beads) + " beads: velocities vs time", "t [µs]",
+                 "v / v0", false, false, {}};
+    for (const auto* c : runs) {
+      const bool all = c->integrator == "siconos_moreau_jean" || c->integrator == "velocity_verlet";
+      for (int i = 0; i < beads; ++i) {
+        if (!all && i != 0 && i != beads / 2 && i != beads - 1) continue;
+        const std::string style = c->integrator == "siconos_moreau_jean"    ? "--"
+                                  : c->integrator == "siconos_event_driven" ? ":"
+                                  : c->integrator == "velocity_verlet"      ? "-"
+                                                                            : "-.";
+        f.series.push_back({name + ".csv", "t_us", c->integrator + "_v" + std::to_string(i),
+                            c->integrator + " bead " + std::to_string(i), style});
+      }
+    }
+    WriteFigureSpec(ctx.out_dir, f);
+    out.figures.push_back(name + ".png");
+  }
 
   // (c) oblique impact
   std::ostringstream ob, obcsv;

@@ -36,6 +36,8 @@ struct NonsmoothPeersResults {
     std::vector<double> velocities;  ///< final, divided by v₀
     double momentum_drift = 0.0;     ///< |P(end) − P(0)| / |P(0)|
     double energy_change = 0.0;      ///< |E + D − E₀| / E₀ at the end
+    std::vector<double> times;                    ///< sample times of the velocity history [s]
+    std::vector<std::vector<double>> history;     ///< velocities / v₀ at each sample time
   };
   std::vector<CradleRun> cradles;
   // (c) oblique sphere–wall impact, one row per angle θ [deg from the normal].
