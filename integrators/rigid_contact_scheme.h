@@ -7,7 +7,9 @@
 // Its energy is that of the rigid problem it solves (RigidEnergyBooks): E = T + V_smooth(q) with no contact energy
 // (a rigid contact stores none; the compliant W(δ) of a state that ends a step inside the obstacle is not part of
 // it) and D = MechanicalState::dissipated, the work of the impulses the scheme booked (impact and friction losses).
-// The simulation driver hands observers a view of the model with these books (integrators/rigid_energy_view.h).
+// The simulation driver hands observers a view of the model with these books (integrators/rigid_energy_view.h),
+// and locates no compliant contact events for it (its δ > 0 are penetrations inside an impact step, not contacts;
+// a restitution from them would not be the e its impact law imposes).
 #pragma once
 
 #include <string>

@@ -164,7 +164,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
   Overlaps previous = Measure(system, state);
   const int nc = system.num_contacts();
   std::vector<char> in_contact(nc);
-  for (int i = 0; i < nc; ++i) in_contact[i] = previous.delta[i] > 0.0;
+  for (int i = 0; i < nc; ++i) in_contact[i] = rigid_view ? previous.delta[i] >= 0.0 : previous.delta[i] > 0.0;
   double last_separation = -1.0;
   bool ever_contact = false;
 
@@ -200,7 +200,9 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       ++record.steps;
       // --- events inside (before.t, state.t] ---
       const Overlaps now = Measure(system, state);
-      if (options.locate_events) {
+      // A rigid-contact scheme has no compliant contact to locate: its overlaps δ > 0 are penetrations inside an
+      // impact step (Moreau–Jean) or none (event-driven), and a "restitution" from them would not be its e.
+      if (options.locate_events && !rigid_view) {
         for (int i = 0; i < nc; ++i) {
           const bool was = previous.delta[i] > 0.0, is = now.delta[i] > 0.0;
           std::vector<ContactEvent> found;
@@ -239,6 +241,16 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
             for (auto* o : observers) o->OnEvent(observed, ev);
             record.events.push_back(std::move(ev));
           }
+          in_contact[i] = is;
+        }
+      }
+      if (rigid_view) {
+        // Rigid contact: touching (δ ≥ 0, to round-off the rigid solution's gap) counts as contact, opening ends it;
+        // no event is located, but stop_after_separation works as for the compliant schemes.
+        for (int i = 0; i < nc; ++i) {
+          const bool was = previous.delta[i] >= 0.0, is = now.delta[i] >= 0.0;
+          if (is) ever_contact = true;
+          if (was && !is) last_separation = state.t;
           in_contact[i] = is;
         }
       }
