@@ -15,6 +15,9 @@ NonsmoothPeersResults Good() {
   r.ed_ratio_errors = {1e-16, 0.0, 0.0};
   r.ed_time_errors = {2e-14, 1e-11, 7e-11};
   r.mj_apex_order = 1.05;
+  r.compliant_k = {1e4, 1e6, 1e8};
+  r.compliant_apex_errors = {-9.4e-3, -8.6e-4, -9.5e-5};
+  r.compliant_apex_exponent = -0.499;
   NonsmoothPeersResults::CradleRun mj;
   mj.beads = 3;
   mj.integrator = "siconos_moreau_jean";
@@ -61,7 +64,7 @@ TEST_CASE("nonsmooth_peers claims: pass on the expected results, fail on each pe
   }
   // ED ratio, count, times, MJ order, MJ cradle, VV momentum; oblique: MJ e_t, β, e_n; per law sliding, reversal,
   // near-normal e_t
-  CHECK(good.size() == 1u + 1u + 1u + 1u + (1u + 3u) + 1u + 3u + 3u);
+  CHECK(good.size() == 1u + 1u + 1u + 1u + 1u + (1u + 3u) + 1u + 3u + 3u);  // + compliant apex exponent
   NonsmoothPeersResults r = Good();
   r.ed_ratio_errors[1] = 1e-11;
   CHECK_FALSE(Find(NonsmoothPeersClaims(r), "nonsmooth.ed.ball_ratio").pass);
@@ -77,6 +80,9 @@ TEST_CASE("nonsmooth_peers claims: pass on the expected results, fail on each pe
   r = Good();
   r.cradles[1].momentum_drift = 1e-10;
   CHECK_FALSE(Find(NonsmoothPeersClaims(r), "nonsmooth.cradle3.velocity_verlet.momentum").pass);
+  r = Good();
+  r.compliant_apex_exponent = -0.65;
+  CHECK_FALSE(Find(NonsmoothPeersClaims(r), "nonsmooth.compliant.apex_exponent").pass);
   r = Good();
   r.oblique[1].beta_mj = 1e-9;
   CHECK_FALSE(Find(NonsmoothPeersClaims(r), "nonsmooth.oblique.mj_beta").pass);

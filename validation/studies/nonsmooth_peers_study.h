@@ -30,6 +30,10 @@ struct NonsmoothPeersResults {
   // Moreau–Jean ball: levels h and the mean (over 7 steps h·(1 … 1.42)) of the max apex error of 3 rebounds.
   std::vector<double> mj_steps, mj_apex_errors;
   double mj_apex_order = 0.0;
+  // Compliant ball (velocity Verlet, linear spring k + linear viscous damper calibrated to e, dt = 1e-6 s): the first
+  // apex error against the rigid closed form as k grows, and the fitted exponent of |error| ∝ k^p (t_c ∝ k^−½).
+  std::vector<double> compliant_k, compliant_apex_errors;
+  double compliant_apex_exponent = 0.0;
   struct CradleRun {
     int beads = 0;
     std::string integrator;
