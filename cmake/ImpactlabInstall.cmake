@@ -52,5 +52,10 @@ endif()
 if(IMPACTLAB_HAVE_SICONOS)  # integrators/siconos/
   string(APPEND IMPACTLAB_PC_LIBS_PRIVATE " -lsiconos_kernel -lsiconos_numerics")
 endif()
+if(IMPACTLAB_HAVE_OPENMP)  # core/contact_threads.cpp, models/sphere_assembly.cpp
+  foreach(_lib IN LISTS OpenMP_CXX_LIBRARIES)
+    string(APPEND IMPACTLAB_PC_LIBS_PRIVATE " ${_lib}")
+  endforeach()
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/impactlab.pc.in ${PROJECT_BINARY_DIR}/impactlab.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/impactlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -78,8 +78,11 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   const Eigen::Index n = q0.size();
   out.force.setZero(n);
   out.dissipation = 0.0;
-  Eigen::VectorXd magnitude = Eigen::VectorXd::Zero(n);  // Σ |terms| per coordinate (round-off scale)
-  std::vector<Eigen::Triplet<double>> trip;
+  // Storage reused between calls (out.scratch): no heap allocation once sized.
+  Eigen::VectorXd& magnitude = out.scratch.magnitude;  // Σ |terms| per coordinate (round-off scale)
+  magnitude.setZero(n);
+  SparseEntries& trip = out.scratch.entries;
+  trip.clear();
   // All terms, or the structure's broad phase (ascending, so the same order of summation: the skipped terms
   // are exactly those that would `continue` below).
   const std::vector<ContactTerm>& terms = structure.ContactTerms();
@@ -199,15 +202,15 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
     magnitude.segment(t.first_a, t.dim).array() += fb.cwiseAbs().array() + noise;
     if (jacobian) AddPairBlock(t, block, add);
   }
-  const Eigen::VectorXd b = structure.LinearPotentialCoefficients();
+  const Eigen::VectorXd& b = structure.LinearPotentialCoefficientsRef();
   if (b.size() > 0) {
     out.force += b;
     magnitude += b.cwiseAbs();
   }
   out.scale = magnitude.lpNorm<Eigen::Infinity>();
   if (jacobian) {
-    jacobian->matrix.resize(n, n);
-    jacobian->matrix.setFromTriplets(trip.begin(), trip.end());
+    // setFromTriplets, refilled in place while the contact set (the triplets' coordinates) is unchanged.
+    out.scratch.jacobian_assembler.Assemble(n, n, trip, jacobian->matrix);
     jacobian->u.resize(0);
     jacobian->w.resize(0);
   }

@@ -40,7 +40,10 @@ template <class Force>
 bool Efda::FixedPoint(const MechanicalState& before, const Eigen::VectorXd& minv, double h, Eigen::VectorXd& q1,
                       Force&& force, int& it) {
   const Eigen::Index n = q1.size();
-  Eigen::VectorXd f(n), q_next(n);
+  Eigen::VectorXd& f = work_.f;
+  Eigen::VectorXd& q_next = work_.q_next;
+  if (f.size() != n) f.resize(n);
+  if (q_next.size() != n) q_next.resize(n);
   double last_change = std::numeric_limits<double>::infinity();
   int stagnant = 0;
   it = 0;
@@ -78,10 +81,14 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
                                : "a model exposing its constant mass matrix and contacts (ConstantMassSystem, "
                                  "DiscreteContactSystem or PlanarContactSystem)");
   const Eigen::Index n = state.v.size();
-  Eigen::VectorXd a0(n);
+  Workspace& w = work_;
+  for (Eigen::VectorXd* v : {&w.a0, &w.mass, &w.minv, &w.f_ext})
+    if (v->size() != n) v->resize(n);
+  Eigen::VectorXd& a0 = w.a0;
   system.Acceleration(before, a0);
   ++stats_.rhs_evaluations;
-  Eigen::VectorXd q1 = before.q + h * before.v + 0.5 * h * h * a0;
+  w.q1 = before.q + h * before.v + 0.5 * h * h * a0;
+  Eigen::VectorXd& q1 = w.q1;
   int it = 0;
   bool converged = false;
   if (contacts) {
@@ -104,11 +111,13 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
       last_.slip_work = step.friction_work;
     }
   } else {
-    const Eigen::VectorXd minv = cms->MassDiagonal().cwiseInverse();
-    Eigen::VectorXd f_ext(n);
+    cms->WriteMassDiagonal(w.mass);
+    w.minv = w.mass.cwiseInverse();
+    const Eigen::VectorXd& minv = w.minv;
+    Eigen::VectorXd& f_ext = w.f_ext;
     cms->ExternalForce(before.t + 0.5 * h, f_ext);
     const auto* pairs = dynamic_cast<const PairPotentialStructure*>(&system);
-    DiscreteForceEvaluation eval;
+    DiscreteForceEvaluation& eval = w.eval;
     auto force = [&](const Eigen::VectorXd& q, Eigen::VectorXd& f) {
       if (pairs)
         EvaluateContactTermDiscreteForce(*pairs, DiscreteGradientForm::kGapQuotient, before.q, q, h, eval, nullptr);
@@ -117,9 +126,9 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
       ++stats_.rhs_evaluations;
       f = eval.force - f_ext;
     };
-    Eigen::VectorXd f(n);
     converged = FixedPoint(before, minv, h, q1, force, it);
     if (converged) {
+      Eigen::VectorXd& f = w.f;
       force(q1, f);
       state.q = q1;
       state.v = before.v - h * minv.cwiseProduct(f);

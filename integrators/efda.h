@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "integrators/integrator.h"
+#include "integrators/midpoint_family_integrator.h"  // DiscreteForceEvaluation
 #include "planar/planar_discrete_contacts.h"
 
 namespace impactlab {
@@ -72,7 +73,14 @@ class Efda final : public Integrator {
   bool FixedPoint(const MechanicalState& before, const Eigen::VectorXd& minv, double h, Eigen::VectorXd& q1,
                   Force&& force, int& iterations);
 
+  /// Storage kept between steps of the constant-mass path (no heap allocation inside a step once sized; a
+  /// cache, results never depend on it).
+  struct Workspace {
+    Eigen::VectorXd a0, q1, mass, minv, f_ext, f, q_next;
+    DiscreteForceEvaluation eval;
+  };
   Options options_;
+  Workspace work_;
   EfdaStepReport last_;
   std::vector<int> slots_;
 };

@@ -27,8 +27,13 @@ void EvaluateGonzalezDiscreteForce(const ConstantMassSystem& system, const Eigen
                                    const Eigen::VectorXd& q1, double h, DiscreteForceEvaluation& out,
                                    NewtonJacobian* jacobian) {
   const Eigen::Index n = q0.size();
-  const Eigen::VectorXd qm = 0.5 * (q0 + q1), dq = q1 - q0;
-  Eigen::VectorXd g(n);
+  // Storage reused between calls (out.scratch); values as in the header's formulas.
+  DiscreteForceScratch& ws = out.scratch;
+  ws.qm = 0.5 * (q0 + q1);
+  ws.dq = q1 - q0;
+  const Eigen::VectorXd &qm = ws.qm, &dq = ws.dq;
+  if (ws.g.size() != n) ws.g.resize(n);
+  Eigen::VectorXd& g = ws.g;
   system.PotentialGradient(qm, g);
   const double v0 = system.Potential(q0), v1 = system.Potential(q1);
   const double gdq = g.dot(dq), numerator = (v1 - v0) - gdq, dq2 = dq.squaredNorm();
@@ -36,8 +41,12 @@ void EvaluateGonzalezDiscreteForce(const ConstantMassSystem& system, const Eigen
   // Guard: the numerator is noise when below the round-off of its terms (then r = 0 is as good).
   const bool use_r = dq2 > 0.0 && std::abs(numerator) > 8.0 * kEps * (std::abs(v0) + std::abs(v1) + std::abs(gdq));
   const double r = use_r ? numerator / dq2 : 0.0;
-  const Eigen::SparseMatrix<double> c = system.DampingMatrix(qm);
-  const Eigen::VectorXd damping = c * dq / h;
+  ws.entries.clear();
+  system.AppendDampingMatrixEntries(qm, ws.entries);
+  ws.damping_assembler.Assemble(n, n, ws.entries, ws.damping_matrix);
+  ws.damping.noalias() = ws.damping_matrix * dq;
+  ws.damping /= h;
+  const Eigen::VectorXd& damping = ws.damping;
   out.force = g + r * dq + damping;
   // Magnitude of the terms that cancel in r Δq: (|V(q₁)| + |V(q₀)| + |∇V·Δq|)/|Δq| (round-off ~ε times it).
   const double r_noise = use_r ? (std::abs(v0) + std::abs(v1) + std::abs(gdq)) / std::sqrt(dq2) : 0.0;
@@ -45,18 +54,19 @@ void EvaluateGonzalezDiscreteForce(const ConstantMassSystem& system, const Eigen
               damping.lpNorm<Eigen::Infinity>();
   out.dissipation = dq.dot(damping);
   if (jacobian) {
-    const Eigen::SparseMatrix<double> hess = system.PotentialHessian(qm);
-    Eigen::SparseMatrix<double> identity(n, n);
-    identity.setIdentity();
-    jacobian->matrix = 0.5 * hess + r * identity + c / h;
+    ws.entries.clear();
+    system.AppendPotentialHessianEntries(qm, ws.entries);
+    ws.hessian_assembler.Assemble(n, n, ws.entries, ws.hessian);
+    const SparseTerm terms[3] = {{&ws.hessian, 0.5, false}, {nullptr, r, false}, {&ws.damping_matrix, h, true}};
+    SparseCombine(n, terms, 3, jacobian->matrix);  // 0.5 * hess + r * identity + c / h
+    ParkOrTake(jacobian->u, use_r, n, ws.parked);
+    ParkOrTake(jacobian->w, use_r, n, ws.parked);
     if (use_r) {
-      Eigen::VectorXd g1(n);
-      system.PotentialGradient(q1, g1);
+      if (ws.g1.size() != n) ws.g1.resize(n);
+      system.PotentialGradient(q1, ws.g1);
+      ws.hessian_dq.noalias() = ws.hessian * dq;
       jacobian->u = dq;
-      jacobian->w = (g1 - g - 0.5 * (hess * dq) - 2.0 * r * dq) / dq2;
-    } else {
-      jacobian->u.resize(0);
-      jacobian->w.resize(0);
+      jacobian->w = (ws.g1 - g - 0.5 * ws.hessian_dq - 2.0 * r * dq) / dq2;
     }
   }
 }

@@ -17,16 +17,30 @@ IntegratorTraits ImplicitMidpoint::traits() const {
 void ImplicitMidpoint::EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
                                              const Eigen::VectorXd& q1, double h, DiscreteForceEvaluation& out,
                                              NewtonJacobian* jacobian) const {
-  const Eigen::VectorXd qm = 0.5 * (q0 + q1), dq = q1 - q0;
-  out.force.resize(q0.size());
+  // Storage reused between calls (out.scratch); the values are those of
+  //   F̄ = ∇V(q_m) + C(q_m) Δq/h,   ∂F̄/∂q₁ = ½∇²V(q_m) + C(q_m)/h   (the Eigen expressions of the header).
+  const Eigen::Index n = q0.size();
+  DiscreteForceScratch& w = out.scratch;
+  w.qm = 0.5 * (q0 + q1);
+  w.dq = q1 - q0;
+  const Eigen::VectorXd &qm = w.qm, &dq = w.dq;
+  out.force.resize(n);
   system.PotentialGradient(qm, out.force);
-  const Eigen::SparseMatrix<double> c = system.DampingMatrix(qm);
-  const Eigen::VectorXd damping = c * dq / h;
+  w.entries.clear();
+  system.AppendDampingMatrixEntries(qm, w.entries);
+  w.damping_assembler.Assemble(n, n, w.entries, w.damping_matrix);
+  w.damping.noalias() = w.damping_matrix * dq;
+  w.damping /= h;
+  const Eigen::VectorXd& damping = w.damping;
   out.scale = out.force.lpNorm<Eigen::Infinity>() + damping.lpNorm<Eigen::Infinity>();
   out.force += damping;
   out.dissipation = dq.dot(damping);
   if (jacobian) {
-    jacobian->matrix = 0.5 * system.PotentialHessian(qm) + c / h;
+    w.entries.clear();
+    system.AppendPotentialHessianEntries(qm, w.entries);
+    w.hessian_assembler.Assemble(n, n, w.entries, w.hessian);
+    const SparseTerm terms[2] = {{&w.hessian, 0.5, false}, {&w.damping_matrix, h, true}};
+    SparseCombine(n, terms, 2, jacobian->matrix);  // 0.5 * H + c / h
     jacobian->u.resize(0);
     jacobian->w.resize(0);
   }

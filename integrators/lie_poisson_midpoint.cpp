@@ -69,9 +69,9 @@ IntegratorTraits LiePoissonMidpoint::traits() const {
 
 StepResult LiePoissonMidpoint::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   if (const auto* loaded = dynamic_cast<const RigidBodySystem*>(&system)) {
-    const StepResult r = RigidBodyContactStep(*loaded, state, h, newton_, stats_, name());
-    if (r.status == StepStatus::kAccepted) loaded->UpdateHistory(step_start(), state);
-    return r;
+    // The step commits the history itself (the tangential law's step on the slip the balances used,
+    // DiscreteTangentialLoad); UpdateHistory, the explicit schemes' return mapping, would apply it a second time.
+    return RigidBodyContactStep(*loaded, state, h, newton_, stats_, name());
   }
   const auto* body = dynamic_cast<const RigidRotationSystem*>(&system);
   if (!body)

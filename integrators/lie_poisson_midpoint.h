@@ -22,8 +22,9 @@
 // Supports a RigidRotationSystem (system/rigid_rotation_system.h: the torque-free top, the step above) and a
 // RigidBodySystem (system/rigid_body_system.h: a body that translates and carries a contact potential and
 // dampers), for which the step adds the translation and the loads through a Gonzalez discrete gradient in the
-// step's Cayley coordinate and books the damper work exactly (integrators/rigid_body_contact_step.h;
-// docs/rotation.md §6). Any other model is refused with InvalidParameter naming what is missing.
+// step's Cayley coordinate and books the damper work exactly, and a tangential (friction) load through the
+// model's discrete slip map with the tangential law's books, its history committed with the accepted step
+// (integrators/rigid_body_contact_step.h; docs/rotation.md §6, §7). Any other model is refused with InvalidParameter naming what is missing.
 #pragma once
 
 #include "integrators/integrator.h"

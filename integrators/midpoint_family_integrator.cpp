@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "system/pair_potential_structure.h"
 
 namespace impactlab {
 
@@ -24,40 +25,43 @@ MidpointFamilyIntegrator::MidpointFamilyIntegrator(ImplicitSchemeOptions options
 
 namespace {
 
+// R(q₁) = (2M/h²)(Δq − h v_n) + F̄(q_n, q₁) − f_ext, J = 2M/h² + ∂F̄/∂q₁ (MidpointFamilyIntegrator's header);
+// all storage is the integrator's StepWorkspace.
+template <class Force>
 class MidpointResidual final : public NewtonSystem {
  public:
-  MidpointResidual(std::function<void(const Eigen::VectorXd&, DiscreteForceEvaluation&, NewtonJacobian*)> force,
-                   const Eigen::VectorXd& mass, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                   const Eigen::VectorXd& f_ext, double h)
-      : force_(std::move(force)), m_(mass), q0_(q0), v0_(v0), f_ext_(f_ext), h_(h) {}
+  MidpointResidual(Force force, const Eigen::VectorXd& mass, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
+                   const Eigen::VectorXd& f_ext, double h, const Eigen::VectorXd& inertia_diagonal,
+                   Eigen::VectorXd& dq, Eigen::VectorXd& inertia, DiscreteForceEvaluation& eval)
+      : force_(force), m_(mass), q0_(q0), v0_(v0), f_ext_(f_ext), h_(h), inertia_diagonal_(inertia_diagonal),
+        dq_(dq), inertia_(inertia), eval_(eval) {}
   double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
     force_(q1, eval_, j);
-    const Eigen::VectorXd dq = q1 - q0_;
-    const Eigen::VectorXd inertia = (2.0 / (h_ * h_)) * m_.cwiseProduct(dq - h_ * v0_);
-    r = inertia + eval_.force - f_ext_;
+    dq_ = q1 - q0_;
+    inertia_ = (2.0 / (h_ * h_)) * m_.cwiseProduct(dq_ - h_ * v0_);
+    r = inertia_ + eval_.force - f_ext_;
     if (j) {
-      Eigen::SparseMatrix<double> inertia_jacobian(q1.size(), q1.size());
-      std::vector<Eigen::Triplet<double>> diag;
-      for (Eigen::Index i = 0; i < q1.size(); ++i) diag.emplace_back(i, i, 2.0 * m_[i] / (h_ * h_));
-      inertia_jacobian.setFromTriplets(diag.begin(), diag.end());
-      if (j->matrix.rows() != q1.size()) j->matrix.resize(q1.size(), q1.size());
-      j->matrix += inertia_jacobian;
+      // J += diag(2m/h²), in place on the Jacobian's pattern (the values of `J += D`).
+      if (j->matrix.rows() != q1.size() || j->matrix.cols() != q1.size()) j->matrix.resize(q1.size(), q1.size());
+      j->matrix.makeCompressed();
+      AddDiagonal(j->matrix, inertia_diagonal_);
     }
     // The inertia term's round-off floor is set by the representation of q₁ itself (ulp(q₁) · 2m/h²),
     // not by |Δq|: include ‖m q₁‖ so that Newton stops at the floor instead of cycling below it.
-    const double s = (2.0 / (h_ * h_)) * (m_.cwiseProduct(dq).lpNorm<Eigen::Infinity>() +
+    const double s = (2.0 / (h_ * h_)) * (m_.cwiseProduct(dq_).lpNorm<Eigen::Infinity>() +
                                           m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>()) +
                      (2.0 / h_) * m_.cwiseProduct(v0_).lpNorm<Eigen::Infinity>() + eval_.scale +
                      f_ext_.lpNorm<Eigen::Infinity>();
     return s;
   }
-  const DiscreteForceEvaluation& last() const { return eval_; }
 
  private:
-  std::function<void(const Eigen::VectorXd&, DiscreteForceEvaluation&, NewtonJacobian*)> force_;
+  Force force_;
   const Eigen::VectorXd &m_, &q0_, &v0_, &f_ext_;
   double h_;
-  DiscreteForceEvaluation eval_;
+  const Eigen::VectorXd& inertia_diagonal_;
+  Eigen::VectorXd &dq_, &inertia_;
+  DiscreteForceEvaluation& eval_;
 };
 
 // R(q₁) = (2M/h²)(Δq − h v_n) + F̄(state_n, q₁) for a DiscreteContactSystem; forward-difference Jacobian.
@@ -157,6 +161,52 @@ StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& syste
   return result;
 }
 
+void DiscreteForceScratch::Reserve(std::size_t entries_bound, Eigen::Index n) {
+  entries.reserve(entries_bound + static_cast<std::size_t>(n));
+  for (SparseAssembler* a : {&hessian_assembler, &damping_assembler, &jacobian_assembler})
+    a->ReserveEntries(entries_bound + static_cast<std::size_t>(n), n);
+  ReserveNonZeros(hessian, static_cast<Eigen::Index>(entries_bound));
+  ReserveNonZeros(damping_matrix, static_cast<Eigen::Index>(entries_bound));
+  for (Eigen::SparseMatrix<double>* m : {&hessian, &damping_matrix})
+    if (m->rows() != n || m->cols() != n) m->resize(n, n);
+  for (Eigen::VectorXd* v : {&qm, &dq, &g, &g1, &damping, &hessian_dq, &magnitude})
+    if (v->size() != n) v->resize(n);
+  // The rank-one vectors' storage: parked until a step first needs them (possibly late in a run).
+  for (Eigen::VectorXd& p : parked)
+    if (p.size() != n) p.resize(n);
+}
+
+void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]) {
+  if (need) {
+    if (v.size() == n) return;
+    for (Eigen::VectorXd& p : parked)
+      if (v.size() == 0 && p.size() == n) v.swap(p);
+    if (v.size() != n) v.resize(n);
+  } else if (v.size() > 0) {
+    for (Eigen::VectorXd& p : parked)
+      if (v.size() > 0 && p.size() == 0) p.swap(v);
+    if (v.size() > 0) v.resize(0);
+  }
+}
+
+void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {
+  StepWorkspace& w = work_;
+  for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.dq, &w.inertia, &w.inertia_diagonal})
+    if (v->size() != n) v->resize(n);
+  // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
+  // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
+  std::size_t bound = system.MaxSparseEntries();
+  if (bound == 0)
+    if (const auto* s = dynamic_cast<const PairPotentialStructure*>(&system)) bound = StructureMaxSparseEntries(*s);
+  if (bound == w.reserved_entries && n == w.reserved_n) return;
+  w.reserved_entries = bound;
+  w.reserved_n = n;
+  w.newton.ReserveJacobian(static_cast<Eigen::Index>(2 * bound) + 2 * n);
+  w.newton.Reserve(n);
+  w.eval.scratch.Reserve(bound, n);
+  w.final_eval.scratch.Reserve(bound, n);
+}
+
 StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   if (const auto* contacts = dynamic_cast<const DiscreteContactSystem*>(&system))
     return DoContactStep(system, *contacts, state, h);
@@ -165,26 +215,30 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
                            "a model with q' = v and a constant mass matrix; this model rotates in 3-D with unit "
                            "quaternions (q' = N(q) v, inertia not constant in these coordinates), which needs a "
                            "rotation-aware energy-momentum scheme (lie_poisson_midpoint, docs/rotation.md)");
-  const ConstantMassSystem& cms = RequireConstantMassSystem(system, name());
+  // name() builds a std::string (heap for names over 15 characters): only on the error path.
+  const auto* cms_ptr = dynamic_cast<const ConstantMassSystem*>(&system);
+  const ConstantMassSystem& cms = cms_ptr ? *cms_ptr : RequireConstantMassSystem(system, name());
   Prepare(cms);
   const MechanicalState& before = step_start();  // the state at the start of this step (kept by Step)
-  const Eigen::VectorXd mass = cms.MassDiagonal();
-  Eigen::VectorXd f_ext(state.q.size());
-  cms.ExternalForce(before.t + 0.5 * h, f_ext);
-  MidpointResidual residual(
-      [&](const Eigen::VectorXd& q1, DiscreteForceEvaluation& out, NewtonJacobian* j) {
-        EvaluateDiscreteForce(cms, before.q, q1, h, out, j);
-        ++stats_.rhs_evaluations;
-      },
-      mass, before.q, before.v, f_ext, h);
+  const Eigen::Index n = state.q.size();
+  ReserveWorkspace(cms, n);
+  StepWorkspace& w = work_;
+  cms.WriteMassDiagonal(w.mass);
+  cms.ExternalForce(before.t + 0.5 * h, w.f_ext);
+  for (Eigen::Index i = 0; i < n; ++i) w.inertia_diagonal[i] = 2.0 * w.mass[i] / (h * h);
+  auto force = [&](const Eigen::VectorXd& q1, DiscreteForceEvaluation& out, NewtonJacobian* j) {
+    EvaluateDiscreteForce(cms, before.q, q1, h, out, j);
+    ++stats_.rhs_evaluations;
+  };
+  MidpointResidual<decltype(force)> residual(force, w.mass, before.q, before.v, w.f_ext, h, w.inertia_diagonal, w.dq,
+                                             w.inertia, w.eval);
   // Predictor: the explicit Verlet position q_n + h v_n + h²/2 a_n (error O(h³) instead of O(h²) for the
   // q_n + h v_n of docs/theory.md §7: one RHS evaluation saves about one Newton iteration, docs/performance.md).
-  Eigen::VectorXd a0(state.v.size());
-  system.Acceleration(before, a0);
+  system.Acceleration(before, w.a0);
   ++stats_.rhs_evaluations;
-  Eigen::VectorXd q1 = before.q + h * before.v + (0.5 * h * h) * a0;
+  w.q1 = before.q + h * before.v + (0.5 * h * h) * w.a0;
   const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
-  const NewtonReport rep = SolveNewton(residual, q1, step_scale, options_.newton);
+  const NewtonReport& rep = SolveNewton(residual, w.q1, step_scale, options_.newton, w.newton);
   stats_.newton_iterations += rep.iterations;
   stats_.jacobian_evaluations += rep.jacobian_evaluations;
   StepResult result;
@@ -197,8 +251,11 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
     return result;
   }
   // The dissipation of the converged iterate (re-evaluated: the solver's last call may be a trial point).
-  DiscreteForceEvaluation final_eval;
+  DiscreteForceEvaluation& final_eval = w.final_eval;
+  const Eigen::VectorXd& q1 = w.q1;
   EvaluateDiscreteForce(cms, before.q, q1, h, final_eval, nullptr);
+  const Eigen::VectorXd& f_ext = w.f_ext;
+  const Eigen::VectorXd& mass = w.mass;
   // v_{n+1} from the momentum balance M Δv = −h (F̄ − f_ext) rather than from 2Δq/h − v_n: the two agree up
   // to the Newton residual, but the momentum form makes the energy books exact to ~ε·|q|·|F̄| per step
   // (ΔK = −h v_{n+½}·(F̄ − f_ext)), while the kinematic form would carry Δq·R ~ ε |q| m |v| / h.

@@ -33,12 +33,29 @@ struct ImplicitSchemeOptions {
   void Validate() const { newton.Validate(); }
 };
 
+/// Storage the discrete-force evaluators reuse between calls (intermediate vectors, the Hessian and damping
+/// matrices assembled on the pattern of the previous call, the triplet list), so that an evaluation allocates
+/// nothing once it has been sized. Never part of the result.
+struct DiscreteForceScratch {
+  Eigen::VectorXd qm, dq, g, g1, damping, hessian_dq, magnitude;
+  Eigen::VectorXd parked[4];  ///< storage of the two Jacobians' rank-one vectors u, w while they are empty
+  SparseEntries entries;
+  SparseAssembler hessian_assembler, damping_assembler, jacobian_assembler;
+  Eigen::SparseMatrix<double> hessian, damping_matrix;
+  /// Room for `entries` triplets per matrix (e.g. ConstantMassSystem::MaxSparseEntries) and n unknowns.
+  void Reserve(std::size_t entries, Eigen::Index n);
+};
+
 /// The discrete force of one midpoint-type scheme at a Newton iterate.
 struct DiscreteForceEvaluation {
   Eigen::VectorXd force;              ///< F̄(q_n, q_{n+1}) including damping [N]
   double dissipation = 0.0;           ///< D_n = work of the discrete damping force over the step [J], ≥ 0
   double scale = 0.0;                 ///< magnitude of the terms summed in `force` (round-off scale)
+  DiscreteForceScratch scratch;       ///< reused storage of the evaluator (not a result)
 };
+
+/// Gives `v` size n (need) or size 0, moving storage to and from `parked` instead of allocating and freeing.
+void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]);
 
 class MidpointFamilyIntegrator : public Integrator {
  public:
@@ -60,7 +77,18 @@ class MidpointFamilyIntegrator : public Integrator {
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) final;
   StepResult DoContactStep(const MechanicalSystem& system, const DiscreteContactSystem& contacts,
                            MechanicalState& state, double h);
+  /// Storage kept between steps (issue 19: no heap allocation inside a step once sized): the Newton workspace,
+  /// the step's vectors and the evaluators' scratch. A cache: results never depend on it.
+  struct StepWorkspace {
+    NewtonWorkspace newton;
+    Eigen::VectorXd mass, f_ext, a0, q1, dq, inertia, inertia_diagonal;
+    DiscreteForceEvaluation eval, final_eval;
+    std::size_t reserved_entries = 0;
+    Eigen::Index reserved_n = -1;
+  };
+  void ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n);
   ImplicitSchemeOptions options_;
+  StepWorkspace work_;
 };
 
 /// One midpoint step q_n → q_{n+1} of a DiscreteContactSystem: Newton on

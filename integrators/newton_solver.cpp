@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "integrators/kinsol_newton.h"
+#include "system/sparse_assembly.h"
 
 namespace impactlab {
 
@@ -22,13 +23,11 @@ void NewtonOptions::Validate() const {
   if (max_backtracks < 0) throw InvalidParameter("newton_max_backtracks", max_backtracks, ">= 0");
 }
 
-namespace {
-
 // Linear solves of one Newton solve. (A + u wᵀ) d = b by Sherman–Morrison on an LU of A: dense partial-pivoting
 // LU for small systems (the sparse machinery costs more than the arithmetic there), Eigen::SparseLU otherwise,
-// with the symbolic analysis (COLAMD ordering) reused while the sparsity pattern does not change.
-class LinearSolver {
- public:
+// with the symbolic analysis (COLAMD ordering) reused while the sparsity pattern does not change. Kept in the
+// workspace between solves; all buffers are reused.
+struct NewtonWorkspace::LinearSolver {
   bool Solve(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d) {
     const Eigen::Index n = j.matrix.rows();
     if (n <= kDenseLimit) {
@@ -36,26 +35,39 @@ class LinearSolver {
       dense_lu_.compute(dense_);  // a singular matrix shows up as a non-finite d
       d = dense_lu_.solve(b);
       if (j.u.size() > 0) {
-        const Eigen::VectorXd z = dense_lu_.solve(j.u);
-        if (!ShermanMorrison(j, z, d)) return false;
+        z_ = dense_lu_.solve(j.u);
+        if (!ShermanMorrison(j, z_, d)) return false;
       }
       return d.allFinite();
     }
-    Eigen::SparseMatrix<double> a = j.matrix;
-    a.makeCompressed();
-    if (!SamePattern(a)) {
-      sparse_lu_.analyzePattern(a);
-      pattern_ = a;
-      analysed_ = true;
+    const Eigen::SparseMatrix<double>* a = &j.matrix;
+    if (!j.matrix.isCompressed()) {
+      a_ = j.matrix;
+      a_.makeCompressed();
+      a = &a_;
     }
-    sparse_lu_.factorize(a);
+    if (!SamePattern(*a)) {
+      sparse_lu_.analyzePattern(*a);
+      pattern_ = *a;
+      analysed_ = true;
+      ++analyses_;
+    }
+    sparse_lu_.factorize(*a);
     if (sparse_lu_.info() != Eigen::Success) return false;
     d = sparse_lu_.solve(b);
     if (j.u.size() > 0) {
-      const Eigen::VectorXd z = sparse_lu_.solve(j.u);
-      if (!ShermanMorrison(j, z, d)) return false;
+      z_ = sparse_lu_.solve(j.u);
+      if (!ShermanMorrison(j, z_, d)) return false;
     }
     return d.allFinite();
+  }
+  long analyses_ = 0;
+  void Reserve(Eigen::Index n) {
+    if (z_.size() != n) z_.resize(n);
+    if (n <= kDenseLimit && (dense_.rows() != n || dense_.cols() != n)) {
+      dense_.resize(n, n);
+      dense_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);  // LU, permutation and transpositions sized n
+    }
   }
 
  private:
@@ -75,11 +87,39 @@ class LinearSolver {
   }
   Eigen::MatrixXd dense_;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
+  Eigen::VectorXd z_;
+  Eigen::SparseMatrix<double> a_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> sparse_lu_;
   Eigen::SparseMatrix<double> pattern_;
   bool analysed_ = false;
 };
 
+NewtonWorkspace::NewtonWorkspace() : linear_(std::make_unique<LinearSolver>()) {}
+NewtonWorkspace::~NewtonWorkspace() = default;
+NewtonWorkspace::NewtonWorkspace(const NewtonWorkspace&) : NewtonWorkspace() {}
+NewtonWorkspace& NewtonWorkspace::operator=(const NewtonWorkspace&) { return *this; }
+long NewtonWorkspace::sparse_analyses() const { return linear_->analyses_; }
+
+void NewtonWorkspace::Reserve(Eigen::Index n) {
+  for (Eigen::VectorXd* v : {&r_, &r_trial_, &d_, &x_trial_, &neg_r_})
+    if (v->size() != n) v->resize(n);
+  linear_->Reserve(n);
+  for (NewtonJacobian* j : {&jac_, &jac_trial_})  // the outer index array of an n × n matrix
+    if (j->matrix.rows() != n || j->matrix.cols() != n) j->matrix.resize(n, n);
+}
+
+void NewtonWorkspace::ReserveJacobian(Eigen::Index nonzeros) {
+  ReserveNonZeros(jac_.matrix, nonzeros);
+  ReserveNonZeros(jac_trial_.matrix, nonzeros);
+}
+
+namespace {
+// O(1) exchange of the buffers (std::swap would copy: Eigen 3.4's SparseMatrix has no move constructor).
+void SwapJacobians(NewtonJacobian& a, NewtonJacobian& b) {
+  a.matrix.swap(b.matrix);
+  a.u.swap(b.u);
+  a.w.swap(b.w);
+}
 }  // namespace
 
 std::string FormatResidualHistory(const std::vector<double>& history, double tolerance, size_t max_shown) {
@@ -101,12 +141,32 @@ std::string FormatResidualHistory(const std::vector<double>& history, double tol
 }
 
 NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale, const NewtonOptions& o) {
-  if (o.kind == NonlinearSolverKind::kKinsol) return SolveWithKinsol(system, x, step_scale, o);
-  NewtonReport rep;
+  NewtonWorkspace workspace;
+  SolveNewton(system, x, step_scale, o, workspace);
+  return std::move(workspace.report_);
+}
+
+const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale, const NewtonOptions& o,
+                                NewtonWorkspace& ws) {
+  NewtonReport& rep = ws.report_;
+  if (o.kind == NonlinearSolverKind::kKinsol) {
+    rep = SolveWithKinsol(system, x, step_scale, o);
+    return rep;
+  }
+  rep.converged = false;
+  rep.iterations = 0;
+  rep.jacobian_evaluations = 0;
+  rep.residual_norm = 0.0;
+  rep.residual_scale = 1.0;
+  rep.residual_history.clear();  // keeps its capacity
+  rep.cause = StepFailureCause::kNone;
+  rep.message.clear();
   const Eigen::Index n = x.size();
-  Eigen::VectorXd r(n), r_trial(n), d(n), x_trial(n);
-  NewtonJacobian jac, jac_trial;
-  LinearSolver linear;
+  Eigen::VectorXd &r = ws.r_, &r_trial = ws.r_trial_, &d = ws.d_, &x_trial = ws.x_trial_, &neg_r = ws.neg_r_;
+  for (Eigen::VectorXd* v : {&r, &r_trial, &d, &x_trial, &neg_r})
+    if (v->size() != n) v->resize(n);
+  NewtonJacobian &jac = ws.jac_, &jac_trial = ws.jac_trial_;
+  NewtonWorkspace::LinearSolver& linear = *ws.linear_;
   rep.residual_history.reserve(static_cast<size_t>(o.max_iterations) + 1);
   step_scale = std::max(step_scale, 1e-300);
   // The full Newton step is evaluated with its Jacobian: when it is accepted (the common case) that evaluation
@@ -139,7 +199,8 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
                     FormatResidualHistory(rep.residual_history, o.residual_tolerance) + " (relative |R|_inf)";
       return rep;
     }
-    if (!linear.Solve(jac, -r, d)) {
+    neg_r = -r;
+    if (!linear.Solve(jac, neg_r, d)) {
       rep.cause = StepFailureCause::kSingularNewtonMatrix;
       rep.message = "singular Newton matrix after " + std::to_string(it) + " iterations: " +
                     FormatResidualHistory(rep.residual_history, o.residual_tolerance);
@@ -155,7 +216,7 @@ NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_s
     if (rn_full <= (1.0 - 1e-4) * r0) {
       x.swap(x_trial);
       r.swap(r_trial);
-      std::swap(jac, jac_trial);
+      SwapJacobians(jac, jac_trial);
       scale = scale_full;
       have_residual = true;
     } else {

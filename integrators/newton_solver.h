@@ -22,6 +22,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -72,8 +73,49 @@ struct NewtonReport {
 /// entries (first ones and the last, elided in between).
 std::string FormatResidualHistory(const std::vector<double>& history, double tolerance, size_t max_shown = 8);
 
+/// Everything one Newton solve stores, kept between solves by a caller that solves many (an implicit
+/// integrator, once per step): iterate, residual and step vectors, the two Jacobians (current and trial), the
+/// report with its residual history, and the linear solver — the dense LU for n ≤ 24 unknowns, or the sparse LU
+/// whose symbolic analysis (COLAMD ordering, SparseLU::analyzePattern) is redone only when the Jacobian's
+/// pattern changes, SparseLU::factorize once per iteration. With a workspace the dense path allocates nothing
+/// once the sizes have been seen (tests/integrators/step_allocation_test.cpp); Eigen's SparseLU::factorize
+/// allocates its supernodal storage on every call (measured, docs/performance.md). Copying a workspace gives an
+/// empty one (it is a cache: results never depend on it).
+class NewtonWorkspace {
+ public:
+  NewtonWorkspace();
+  ~NewtonWorkspace();
+  NewtonWorkspace(const NewtonWorkspace&);
+  NewtonWorkspace& operator=(const NewtonWorkspace&);
+  /// Room for Jacobians with up to `nonzeros` stored entries (e.g. the full pattern of the model's contact list),
+  /// so that contacts closing later in a run do not grow the storage inside a step.
+  void ReserveJacobian(Eigen::Index nonzeros);
+  /// Sizes every vector and the dense LU for n unknowns now, so that a first linear solve late in a run (a solve
+  /// whose predictor already converged needs none: free flight) does not allocate inside a step.
+  void Reserve(Eigen::Index n);
+  /// Symbolic analyses done by the sparse path (a new pattern each); for tests and benchmarks.
+  long sparse_analyses() const;
+
+ private:
+  friend const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale,
+                                         const NewtonOptions& options, NewtonWorkspace& workspace);
+  friend NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale,
+                                  const NewtonOptions& options);
+  struct LinearSolver;
+  Eigen::VectorXd r_, r_trial_, d_, x_trial_, neg_r_;
+  NewtonJacobian jac_, jac_trial_;
+  NewtonReport report_;
+  std::unique_ptr<LinearSolver> linear_;
+};
+
+/// Solves in place with the caller's workspace (see NewtonWorkspace); the same iterates, test and report as the
+/// overload below. The report lives in the workspace (valid until its next solve).
+const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale,
+                                const NewtonOptions& options, NewtonWorkspace& workspace);
+
 /// Solves in place (x holds the initial guess). `step_scale` > 0 is the size of x's variation (e.g.
 /// ‖q_n‖∞ + h‖v_n‖∞). x is the last iterate whether or not it converged.
+/// A fresh workspace per call (allocates).
 NewtonReport SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale, const NewtonOptions& options);
 
 }  // namespace impactlab

@@ -16,6 +16,7 @@ struct RigidBodyStepTrial {
   Eigen::Vector3d v1, omega_half, pi_half, dx, theta;
   Eigen::Quaterniond q1;
   RigidBodyDissipativeLoad dissipative;
+  RigidBodyTangentialLoad tangential;
 };
 
 // R(y), y = (v_{n+1}, ℓ Ω_{n+½}) [m/s]:
@@ -23,7 +24,7 @@ struct RigidBodyStepTrial {
 class RigidBodyContactResidual final : public NewtonSystem {
  public:
   RigidBodyContactResidual(const RigidBodySystem& body, const MechanicalState& s0, double h)
-      : body_(body), h_(h), mass_(body.Mass()), inertia_(body.PrincipalMoments()) {
+      : body_(body), before_(s0), h_(h), mass_(body.Mass()), inertia_(body.PrincipalMoments()), z_trial_(s0.z) {
     length_ = std::sqrt(inertia_.maxCoeff() / mass_);
     x0_ = s0.q.head<3>();
     q0_ = Eigen::Quaterniond(s0.q[3], s0.q[4], s0.q[5], s0.q[6]).normalized();
@@ -36,6 +37,8 @@ class RigidBodyContactResidual final : public NewtonSystem {
 
   double length() const { return length_; }
   const RigidBodyLoad& start_load() const { return load0_; }
+  /// The history of the last residual evaluation (the model's z_next for that iterate).
+  const Eigen::VectorXd& z_trial() const { return z_trial_; }
 
   /// Explicit predictor: v_n + (h/m) F_c(n), Ω_n + (h/2) I⁻¹(Π_n × Ω_n + τ_c(n)).
   Eigen::VectorXd Predictor() const {
@@ -59,7 +62,8 @@ class RigidBodyContactResidual final : public NewtonSystem {
     // once more. Normalizing is not idempotent in floating point; without this the ΔV of successive steps do not
     // telescope and the balance drifted by ~3e-17 E₀ per step in contact (measured, docs/rotation.md §6).
     const Eigen::Quaterniond q1_read = Eigen::Quaterniond(t.q1.w(), t.q1.x(), t.q1.y(), t.q1.z()).normalized();
-    const double v1_potential = body_.ConservativeLoad(x1, q1_read.toRotationMatrix()).potential;
+    const Eigen::Matrix3d r1_read = q1_read.toRotationMatrix();
+    const double v1_potential = body_.ConservativeLoad(x1, r1_read).potential;
     const Eigen::Vector3d xm = x0_ + 0.5 * t.dx;
     const Eigen::Matrix3d rm = r0_ * CayleyRotation(0.5 * t.theta);
     const RigidBodyLoad mid = body_.ConservativeLoad(xm, rm);
@@ -75,8 +79,19 @@ class RigidBodyContactResidual final : public NewtonSystem {
       grad_theta += c * inertia_.cwiseProduct(t.theta);
     }
     t.dissipative = body_.DissipativeLoad(xm, rm, t.dx / h_, t.omega_half);
-    const Eigen::Vector3d force = -grad_x + t.dissipative.force;
-    const Eigen::Vector3d torque = -grad_theta + t.dissipative.torque_body;
+    // The tangential load Ḡᵀ f̄_t of the step (zero for a body without one): the model's law step on the slip
+    // Δs = Ḡξ with Ḡ at the midpoint configuration (system/rigid_body_system.h); its history goes to z_trial_.
+    RigidBodyStepGeometry geometry;
+    geometry.dx = t.dx;
+    geometry.theta = t.theta;
+    geometry.centre_mid = xm;
+    geometry.rotation_mid = rm;
+    geometry.centre_end = x1;
+    geometry.rotation_end = r1_read;
+    geometry.quaternion_end << t.q1.w(), t.q1.x(), t.q1.y(), t.q1.z();
+    t.tangential = body_.DiscreteTangentialLoad(before_, geometry, z_trial_);
+    const Eigen::Vector3d force = -grad_x + t.dissipative.force + t.tangential.force;
+    const Eigen::Vector3d torque = -grad_theta + t.dissipative.torque_body + t.tangential.torque_body;
     const Eigen::Vector3d impulse = (h_ / mass_) * force;
     r.resize(6);
     r.head<3>() = t.v1 - v0_ - impulse;
@@ -122,11 +137,13 @@ class RigidBodyContactResidual final : public NewtonSystem {
 
  private:
   const RigidBodySystem& body_;
+  const MechanicalState& before_;
   double h_, mass_, length_ = 1.0;
   Eigen::Vector3d inertia_, x0_, v0_, omega0_, pi0_;
   Eigen::Quaterniond q0_;
   Eigen::Matrix3d r0_;
   RigidBodyLoad load0_;
+  mutable Eigen::VectorXd z_trial_;  // sized once per step: no allocation in the Newton loop
   long evaluations_ = 0;
 };
 
@@ -169,6 +186,9 @@ StepResult RigidBodyContactStep(const RigidBodySystem& body, MechanicalState& st
   state.q.segment<4>(3) << t.q1.w(), t.q1.x(), t.q1.y(), t.q1.z();
   state.v.head<3>() = t.v1;
   state.v.tail<3>() = pi1.cwiseQuotient(inertia);
+  // The history (tangential law, its books) of exactly the load the balances used: ΔT + ΔV + ΔD = f̄_t·Δs =
+  // U_prev − U_new − W_f + W_g (system/rigid_body_system.h).
+  state.z = residual.z_trial();
   return result;
 }
 

@@ -17,11 +17,23 @@
 // is dropped from g: it would enter the body-momentum balance as (h²/4) Ω × τ per step and make the scheme first
 // order (docs/rotation.md §6). (F_d, τ_d) are the model's dampers at the midpoint configuration and velocity
 // (Δx/h, Ω_{n+½}).
+// Friction (a tangential law with history z; system/rigid_body_system.h, DiscreteTangentialLoad): the model maps
+// ξ to the slip Δs = Ḡξ with Ḡ linear, evaluated at the midpoint configuration, runs the law's return mapping
+// from the committed z and returns (F_t, τ_t) = Ḡᵀ f̄_t, f̄_t = ½(F_prev + F_t) the law's algorithmic force; they
+// join (F̄, τ̄). Its history z_{n+1} is committed with the accepted step only [Mindlin & Deresiewicz 1953 via
+// Seed002 eqs. 2–19; the trapezoidal force whose work the law books: docs/theory.md §6, §7; docs/rotation.md §7].
+// For the ellipsoid Δs = P_t(Δx + (R_m θ) × r_m), r_m the contact point's lever at the midpoint configuration
+// (models/ellipsoid_wall_impact_3d.h). Second order in stick and in sliding with a fixed slip direction; when the
+// slip direction turns during gross sliding the laws' return mapping (one projection onto the Coulomb disc per
+// step) is first order, for this scheme as for every other (measured, docs/rotation.md §7).
 //
 // Energy (exact for any iterate that satisfies the two balances; to the Newton tolerance in practice):
 //   ΔT = m(v_{n+1} − v_n)·(v_n + v_{n+1})/2 + 2(Π_{n+½} − Π_n)·Ω_{n+½} = F̄·Δx + τ̄·θ   ((Π × Ω)·Ω = 0)
-//      = −∇̄V_n·ξ + F_d·Δx + τ_d·θ = −ΔV − ΔD,    ΔD = −(F_d·Δx + τ_d·θ)  booked into MechanicalState::dissipated.
-// With dampers P = −(F_d·v + τ_d·Ω) ≥ 0 evaluated at one configuration, ΔD = h P ≥ 0.
+//      = −∇̄V_n·ξ + F_d·Δx + τ_d·θ + f̄_t·Δs = −ΔV − ΔD + f̄_t·Δs,
+//   ΔD = −(F_d·Δx + τ_d·θ)  booked into MechanicalState::dissipated,
+//   f̄_t·Δs = U_t,n − U_t,n+1 − W_f + W_g  (the tangential law's books, tangential_law.h; W_f, W_g in z)
+// so T + V + U_t + D + W_f − W_g is constant to round-off. With dampers P = −(F_d·v + τ_d·Ω) ≥ 0 evaluated at one
+// configuration, ΔD = h P ≥ 0.
 // Second order (a symmetric midpoint scheme up to O(h³) terms; measured, tests/integrators/rigid_body_contact_step_test.cpp).
 // Newton (integrators/newton_solver.h) on the residual in velocity units (v, ℓΩ), ℓ = √(max Iᵢ / m), with a
 // central-difference Jacobian (6 × 6; the ECC volume potential has no cheap Hessian in rotations).

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/checks.h"
+#include "integrators/rigid_energy_view.h"
 
 namespace impactlab {
 
@@ -154,12 +155,16 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
   integrator.ResetStatistics();
   SimulationRecord record;
   MechanicalState state = initial;
-  for (auto* o : observers) o->OnStart(system, state);
+  // Observers of a rigid-contact scheme see the rigid problem's energy books (integrators/rigid_energy_view.h).
+  std::optional<RigidEnergyView> rigid_view;
+  if (const auto* rigid = dynamic_cast<const RigidContactScheme*>(&integrator)) rigid_view.emplace(system, *rigid);
+  const MechanicalSystem& observed = rigid_view ? static_cast<const MechanicalSystem&>(*rigid_view) : system;
+  for (auto* o : observers) o->OnStart(observed, state);
 
   Overlaps previous = Measure(system, state);
   const int nc = system.num_contacts();
   std::vector<char> in_contact(nc);
-  for (int i = 0; i < nc; ++i) in_contact[i] = previous.delta[i] > 0.0;
+  for (int i = 0; i < nc; ++i) in_contact[i] = rigid_view ? previous.delta[i] >= 0.0 : previous.delta[i] > 0.0;
   double last_separation = -1.0;
   bool ever_contact = false;
 
@@ -195,7 +200,9 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       ++record.steps;
       // --- events inside (before.t, state.t] ---
       const Overlaps now = Measure(system, state);
-      if (options.locate_events) {
+      // A rigid-contact scheme has no compliant contact to locate: its overlaps δ > 0 are penetrations inside an
+      // impact step (Moreau–Jean) or none (event-driven), and a "restitution" from them would not be its e.
+      if (options.locate_events && !rigid_view) {
         for (int i = 0; i < nc; ++i) {
           const bool was = previous.delta[i] > 0.0, is = now.delta[i] > 0.0;
           std::vector<ContactEvent> found;
@@ -231,14 +238,24 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
           for (auto& ev : found) {
             if (ev.kind == ContactEventKind::kStart) ever_contact = true;
             if (ev.kind == ContactEventKind::kEnd) last_separation = ev.t;
-            for (auto* o : observers) o->OnEvent(system, ev);
+            for (auto* o : observers) o->OnEvent(observed, ev);
             record.events.push_back(std::move(ev));
           }
           in_contact[i] = is;
         }
       }
+      if (rigid_view) {
+        // Rigid contact: touching (δ ≥ 0, to round-off the rigid solution's gap) counts as contact, opening ends it;
+        // no event is located, but stop_after_separation works as for the compliant schemes.
+        for (int i = 0; i < nc; ++i) {
+          const bool was = previous.delta[i] >= 0.0, is = now.delta[i] >= 0.0;
+          if (is) ever_contact = true;
+          if (was && !is) last_separation = state.t;
+          in_contact[i] = is;
+        }
+      }
       previous = now;
-      for (auto* o : observers) o->OnStep(system, state);
+      for (auto* o : observers) o->OnStep(observed, state);
     }
     if (options.stop_after_separation > 0.0 && ever_contact && last_separation >= 0.0 &&
         state.t - last_separation >= options.stop_after_separation) {
@@ -250,7 +267,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       }
     }
   }
-  for (auto* o : observers) o->OnFinish(system, state);
+  for (auto* o : observers) o->OnFinish(observed, state);
   record.final_state = state;
   record.statistics = integrator.statistics();
   record.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -26,7 +26,7 @@ struct SimulationOptions {
   bool adaptive_retry = true;  ///< halve dt on kRetrySmallerStep
   int max_halvings = 20;
   long max_steps = 50'000'000;
-  bool locate_events = true;
+  bool locate_events = true;  ///< never for a RigidContactScheme (no compliant contact; rigid_contact_scheme.h)
   /// Stop this long after the last contact ended with no contact active (0 = run to t_end).
   double stop_after_separation = 0.0;
   /// false: a step that cannot be completed, or max_steps, throws StepFailure. true: the run ends there,

@@ -27,6 +27,7 @@ ContactOscillator::ContactOscillator(ContactOscillatorParameters parameters, Dam
   wall.elastic = law_.elastic;
   wall.damping = law_.damping;
   terms_.push_back(wall);
+  linear_potential_ = LinearPotentialCoefficients();
 }
 
 MechanicalState ContactOscillator::InitialState() const {
@@ -52,6 +53,12 @@ Eigen::SparseMatrix<double> ContactOscillator::DampingMatrix(const Eigen::Vector
   Eigen::SparseMatrix<double> c(1, 1);
   c.insert(0, 0) = law_.damping->Coefficient(-q[0]);
   return c;
+}
+void ContactOscillator::AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
+  entries.emplace_back(0, 0, law_.elastic->Stiffness(-q[0]));
+}
+void ContactOscillator::AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
+  entries.emplace_back(0, 0, law_.damping->Coefficient(-q[0]));
 }
 void ContactOscillator::ExternalForce(double, Eigen::Ref<Eigen::VectorXd> f) const { f[0] = 0.0; }
 

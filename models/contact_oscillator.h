@@ -64,6 +64,12 @@ class ContactOscillator final : public ConstantMassSystem,
   Eigen::VectorXd LinearPotentialCoefficients() const override {
     return Eigen::VectorXd::Constant(1, p_.mass * p_.gravity);
   }
+  const Eigen::VectorXd& LinearPotentialCoefficientsRef() const override { return linear_potential_; }
+  // Allocation-free forms for the implicit schemes (same values as MassDiagonal, PotentialHessian, DampingMatrix).
+  void WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const override { m[0] = p_.mass; }
+  void AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  std::size_t MaxSparseEntries() const override { return 1; }
   /// {m, k, p, α} when the law is a power law with no / Tsuji-form damping (Tsuji, universal, linear
   /// viscous at p = 1, Kuwabara–Kono at p = 2) and g = 0 [docs/theory.md §3, §5]; nullopt otherwise.
   std::optional<PowerLawOscillatorParameters> PowerLawOscillator(std::string* why_not) const override;
@@ -76,6 +82,7 @@ class ContactOscillator final : public ConstantMassSystem,
   DampedNormalLaw law_;
   bool damped_ = false;  ///< law_.damping is not "none" (cached: asked every step)
   std::vector<ContactTerm> terms_;
+  Eigen::VectorXd linear_potential_;  ///< LinearPotentialCoefficients(), kept (read once per evaluation)
 };
 
 }  // namespace impactlab

@@ -55,6 +55,7 @@ ParticleAssembly::ParticleAssembly(int dim, std::vector<double> masses, std::vec
   // 1e-6 relative: far above the rounding of |x_b − x_a| against PairGap's δ, so no touching pair is missed.
   cutoff_ *= 1.0 + 1e-6;
   broad_phase_ = terms_.size() > 4 * static_cast<size_t>(n);
+  max_sparse_entries_ = StructureMaxSparseEntries(*this);
 }
 
 std::vector<int> ParticleAssembly::CandidateTerms(const Eigen::VectorXd& q) const {
@@ -108,6 +109,22 @@ Eigen::SparseMatrix<double> ParticleAssembly::DampingMatrix(const Eigen::VectorX
   if (!broad_phase_) return StructureDampingMatrix(*this, q);
   const std::vector<int> active = CandidateTerms(q);
   return StructureDampingMatrix(*this, q, &active);
+}
+
+void ParticleAssembly::AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
+  if (!broad_phase_) return AppendStructurePotentialHessianEntries(*this, q, entries);
+  const std::vector<int> active = CandidateTerms(q);
+  AppendStructurePotentialHessianEntries(*this, q, entries, &active);
+}
+
+void ParticleAssembly::AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
+  if (!broad_phase_) return AppendStructureDampingMatrixEntries(*this, q, entries);
+  const std::vector<int> active = CandidateTerms(q);
+  AppendStructureDampingMatrixEntries(*this, q, entries, &active);
+}
+
+void ParticleAssembly::WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const {
+  for (int b = 0; b < num_bodies(); ++b) m.segment(dim_ * b, dim_).setConstant(mass_[b]);
 }
 
 Eigen::VectorXd ParticleAssembly::MassDiagonal() const {

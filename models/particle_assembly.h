@@ -36,6 +36,11 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const override;
   Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const override;
   Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const override;
+  void WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const override;
+  /// Without heap allocation when the broad phase is off (bead_chain, two_body); with it, the cell list allocates.
+  void AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  std::size_t MaxSparseEntries() const override { return max_sparse_entries_; }
 
   /// Whether V, ∇V, ∇²V and C(q) use the cell-list broad phase (on by default when the contact list has more
   /// than 4 terms per body). Off gives the full loop over every term: the pre-cell-list path, kept for the
@@ -91,6 +96,7 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   bool damped_ = false;  ///< law_.damping is not "none" (cached: asked every step)
   std::vector<ContactTerm> terms_;
   bool broad_phase_ = false;
+  std::size_t max_sparse_entries_ = 0;  ///< StructureMaxSparseEntries of the fixed contact list
   double cutoff_ = 0.0;  ///< broad-phase range: max (R_a + R_b) · (1 + 1e-6)
   /// partners_[a]: (b, term index) for every term on bodies {a, b} with a < b, sorted.
   std::vector<std::vector<std::pair<int, int>>> partners_;

@@ -7,9 +7,11 @@
 #include <iterator>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <random>
 
 #include "core/checks.h"
+#include "core/contact_threads.h"
 #include "core/errors.h"
 #include "exact/critical_time_step.h"
 #include "geometry/cell_list.h"
@@ -47,10 +49,41 @@ struct BroadPhaseScratch {
   double cached_cutoff = -1.0;
   std::vector<char> matched;
   std::vector<int> used;
+  // Per-candidate results of the parallel contact loops (one slot per candidate pair / sphere–wall pair).
+  std::vector<CachedContact> contact_slots;
+  std::vector<char> contact_slot_active;
+  std::vector<double> law_slots;  ///< the tangential law's new history, H values per candidate
+  std::vector<double> work_slots;  ///< friction and generated work per candidate
+  std::vector<long> incidence_start, incidence, incidence_fill;  ///< per-sphere contact lists (CSR) of `contacts`
+  std::vector<Eigen::Vector3d> contact_force;                     ///< F on b of every cached contact
 };
 BroadPhaseScratch& Scratch() {
   thread_local BroadPhaseScratch scratch;
   return scratch;
+}
+
+/// body(k) for k in [0, n): on the OpenMP threads when n >= kParallelContactThreshold, else serially. Each k must
+/// write only its own slot. An exception is rethrown after the loop, the one of the smallest k (as a serial loop
+/// would throw it), so the error does not depend on the thread count either.
+template <class Body>
+void ParallelContactLoop(long n, const Body& body) {
+  std::exception_ptr error;
+  long error_k = n;
+  const int threads = ContactThreads();
+  (void)threads;  // used by the pragma only (unused without OpenMP)
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && n >= kParallelContactThreshold)
+  for (long k = 0; k < n; ++k) {
+    try {
+      body(k);
+    } catch (...) {
+#pragma omp critical(impactlab_contact_loop_error)
+      if (k < error_k) {
+        error_k = k;
+        error = std::current_exception();
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace
@@ -319,49 +352,98 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     contacts.clear();
     std::vector<std::pair<int, int>>& pairs = scratch.pairs;
     CandidatePairs(s.q, pairs);
-    for (const std::pair<int, int>& p : pairs) {
-      const int i = p.first, j = p.second;
-      const AssemblyContact c = EvaluatePair(s.q, s.v, s.z, i, j, {});
-      if (!c.active) continue;
-      const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
-      const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
-      contacts.push_back({i, j, c.normal, c.normal_force_elastic, sphere_law_->damping().Coefficient(c.delta),
-                          c.tangential.force, torque_i / inertia_, torque_j / inertia_});
-    }
+    // Every candidate into its own slot (in parallel for large N), then the active ones in candidate order: the
+    // same operations in the same order for any thread count (core/contact_threads.h).
+    const long n_pairs = static_cast<long>(pairs.size());
     const int walls = static_cast<int>(config_.walls.size());
-    for (int i = 0; i < n_; ++i)
-      for (int w = 0; w < walls; ++w) {
+    const long n_walls = static_cast<long>(n_) * walls;
+    std::vector<CachedContact>& slots = scratch.contact_slots;
+    std::vector<char>& slot_active = scratch.contact_slot_active;
+    slots.resize(static_cast<size_t>(n_pairs + n_walls));
+    slot_active.assign(static_cast<size_t>(n_pairs + n_walls), 0);
+    ParallelContactLoop(n_pairs + n_walls, [&](long k) {
+      if (k < n_pairs) {
+        const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
+        const AssemblyContact c = EvaluatePair(s.q, s.v, s.z, i, j, {});
+        if (!c.active) return;
+        const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
+        const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
+        slots[static_cast<size_t>(k)] = {i, j, c.normal, c.normal_force_elastic,
+                                         sphere_law_->damping().Coefficient(c.delta), c.tangential.force,
+                                         torque_i / inertia_, torque_j / inertia_};
+      } else {
+        const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
         const AssemblyContact c = EvaluateWall(s.q, s.v, s.z, i, w, {});
-        if (!c.active) continue;
+        if (!c.active) return;
         const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
-        contacts.push_back({i, -1 - w, c.normal, c.normal_force_elastic, wall_law_->damping().Coefficient(c.delta),
-                            c.tangential.force, Eigen::Vector3d::Zero(), torque / inertia_});
+        slots[static_cast<size_t>(k)] = {i, -1 - w, c.normal, c.normal_force_elastic,
+                                         wall_law_->damping().Coefficient(c.delta), c.tangential.force,
+                                         Eigen::Vector3d::Zero(), torque / inertia_};
       }
+      slot_active[static_cast<size_t>(k)] = 1;
+    });
+    for (size_t k = 0; k < slots.size(); ++k)
+      if (slot_active[k]) contacts.push_back(slots[k]);
+    // Incidence lists (CSR): for sphere i, 2k (it is a of contact k) or 2k + 1 (it is b, or the sphere of a wall
+    // contact), in contact order.
+    std::vector<long>& start = scratch.incidence_start;
+    std::vector<long>& incidence = scratch.incidence;
+    start.assign(static_cast<size_t>(n_) + 1, 0);
+    for (const CachedContact& c : contacts) {
+      ++start[static_cast<size_t>(c.a) + 1];
+      if (c.b >= 0) ++start[static_cast<size_t>(c.b) + 1];
+    }
+    for (int i = 0; i < n_; ++i) start[static_cast<size_t>(i) + 1] += start[static_cast<size_t>(i)];
+    incidence.resize(static_cast<size_t>(start.back()));
+    std::vector<long>& fill = scratch.incidence_fill;
+    fill.assign(start.begin(), start.end() - 1);
+    for (size_t k = 0; k < contacts.size(); ++k) {
+      const CachedContact& c = contacts[k];
+      const long code = 2 * static_cast<long>(k);
+      if (c.b >= 0) {
+        incidence[static_cast<size_t>(fill[static_cast<size_t>(c.a)]++)] = code;
+        incidence[static_cast<size_t>(fill[static_cast<size_t>(c.b)]++)] = code + 1;
+      } else {
+        incidence[static_cast<size_t>(fill[static_cast<size_t>(c.a)]++)] = code + 1;
+      }
+    }
     scratch.contacts_q.assign(s.q.data(), s.q.data() + s.q.size());
     scratch.contacts_z.assign(s.z.data(), s.z.data() + s.z.size());
     scratch.contacts_owner = serial_;
   }
-  v_dot.setZero();
-  for (int i = 0; i < n_; ++i) v_dot[6 * i + 2] = -config_.gravity;
-  for (const CachedContact& c : contacts) {
-    const int i = c.a;
-    if (c.b >= 0) {
-      const int j = c.b;
-      const double delta_dot = -(At(s.v, 6 * j) - At(s.v, 6 * i)).dot(c.normal);
-      const double normal_force = c.elastic_force + c.damping * delta_dot;
-      const Eigen::Vector3d force = normal_force * c.normal + c.tangential_force;  // on j
-      v_dot.segment<3>(6 * i) -= force / mass_;  // divisions as in SpherePairImpact (bitwise the same pair)
-      v_dot.segment<3>(6 * i + 3) += c.spin_a;
-      v_dot.segment<3>(6 * j) += force / mass_;
-      v_dot.segment<3>(6 * j + 3) += c.spin_b;
-    } else {
-      const double delta_dot = -c.normal.dot(At(s.v, 6 * i));
-      const double normal_force = c.elastic_force + c.damping * delta_dot;
-      const Eigen::Vector3d force = normal_force * c.normal + c.tangential_force;
-      v_dot.segment<3>(6 * i) += force / mass_;
-      v_dot.segment<3>(6 * i + 3) += c.spin_b;
+  // Forces per contact, then per sphere the sum over its contacts in contact order (a gather over the incidence
+  // lists built with the cache): for each sphere the same additions in the same order as a serial scatter over the
+  // contacts, so any thread count gives the same bits.
+  const long n_contacts = static_cast<long>(contacts.size());
+  std::vector<Eigen::Vector3d>& force = scratch.contact_force;
+  force.resize(contacts.size());
+  ParallelContactLoop(n_contacts, [&](long k) {
+    const CachedContact& c = contacts[static_cast<size_t>(k)];
+    const double delta_dot = c.b >= 0 ? -(At(s.v, 6 * c.b) - At(s.v, 6 * c.a)).dot(c.normal)
+                                      : -c.normal.dot(At(s.v, 6 * c.a));
+    const double normal_force = c.elastic_force + c.damping * delta_dot;
+    force[static_cast<size_t>(k)] = normal_force * c.normal + c.tangential_force;  // on b (on the sphere: wall)
+  });
+  const std::vector<long>& start = scratch.incidence_start;
+  const std::vector<long>& incidence = scratch.incidence;
+  ParallelContactLoop(n_, [&](long i_long) {
+    const int i = static_cast<int>(i_long);
+    Eigen::Vector3d linear(0.0, 0.0, -config_.gravity), angular = Eigen::Vector3d::Zero();
+    for (long e = start[static_cast<size_t>(i)]; e < start[static_cast<size_t>(i) + 1]; ++e) {
+      const long code = incidence[static_cast<size_t>(e)];
+      const CachedContact& c = contacts[static_cast<size_t>(code >> 1)];
+      const Eigen::Vector3d& f = force[static_cast<size_t>(code >> 1)];
+      if (c.b >= 0 && (code & 1) == 0) {  // sphere a of a pair: −F, τ_a
+        linear -= f / mass_;  // divisions as in SpherePairImpact (bitwise the same pair)
+        angular += c.spin_a;
+      } else {  // sphere b of a pair, or the sphere of a wall contact: +F, τ_b
+        linear += f / mass_;
+        angular += c.spin_b;
+      }
     }
-  }
+    v_dot.segment<3>(6 * i) = linear;
+    v_dot.segment<3>(6 * i + 3) = angular;
+  });
 }
 
 void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
@@ -402,21 +484,42 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   };
   std::vector<std::pair<int, int>>& pairs = scratch.pairs;
   CandidatePairs(after.q, pairs);
-  for (const std::pair<int, int>& p : pairs) {
-    const int i = p.first, j = p.second;
-    if (!(PairOverlap(after.q, 0, i, j) > 0.0)) continue;
-    const AssemblyContact c = EvaluatePair(after.q, before.v, z0, i, j, take_slot(i, static_cast<double>(j)));
-    friction_work += c.tangential.friction_work;
-    generated_work += c.tangential.generated_work;
-  }
+  // Each candidate's tangential step into its own slot (in parallel for large N), then the slots taken and the
+  // works summed in candidate order: bitwise the same for any thread count (core/contact_threads.h).
+  const long n_pairs = static_cast<long>(pairs.size());
   const int walls = static_cast<int>(config_.walls.size());
-  for (int i = 0; i < n_; ++i)
-    for (int w = 0; w < walls; ++w) {
-      if (!(WallOverlap(after.q, 0, i, w) > 0.0)) continue;
-      const AssemblyContact c = EvaluateWall(after.q, before.v, z0, i, w, take_slot(i, WallCode(w)));
-      friction_work += c.tangential.friction_work;
-      generated_work += c.tangential.generated_work;
+  const long n_candidates = n_pairs + static_cast<long>(n_) * walls;
+  const size_t h = static_cast<size_t>(history_);
+  scratch.law_slots.resize(static_cast<size_t>(n_candidates) * h);
+  scratch.work_slots.resize(2 * static_cast<size_t>(n_candidates));
+  scratch.contact_slot_active.assign(static_cast<size_t>(n_candidates), 0);
+  ParallelContactLoop(n_candidates, [&](long k) {
+    const std::span<double> law_out(scratch.law_slots.data() + static_cast<size_t>(k) * h, h);
+    AssemblyContact c;
+    if (k < n_pairs) {
+      const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
+      if (!(PairOverlap(after.q, 0, i, j) > 0.0)) return;
+      c = EvaluatePair(after.q, before.v, z0, i, j, law_out);
+    } else {
+      const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
+      if (!(WallOverlap(after.q, 0, i, w) > 0.0)) return;
+      c = EvaluateWall(after.q, before.v, z0, i, w, law_out);
     }
+    scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
+    scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
+    scratch.contact_slot_active[static_cast<size_t>(k)] = 1;
+  });
+  for (long k = 0; k < n_candidates; ++k) {
+    if (!scratch.contact_slot_active[static_cast<size_t>(k)]) continue;
+    const bool pair = k < n_pairs;
+    const int i = pair ? pairs[static_cast<size_t>(k)].first : static_cast<int>((k - n_pairs) / walls);
+    const double code = pair ? static_cast<double>(pairs[static_cast<size_t>(k)].second)
+                             : WallCode(static_cast<int>((k - n_pairs) % walls));
+    const std::span<double> slot = take_slot(i, code);
+    std::copy_n(scratch.law_slots.data() + static_cast<size_t>(k) * h, h, slot.data());
+    friction_work += scratch.work_slots[2 * static_cast<size_t>(k)];
+    generated_work += scratch.work_slots[2 * static_cast<size_t>(k) + 1];
+  }
   // Separations: what a dropped spring still stores at δ⁰ is released (SphereContactModel::BookStep).
   for (int i = 0; i < n_; ++i)
     for (int k = 0; k < slots_; ++k) {

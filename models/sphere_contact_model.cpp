@@ -22,6 +22,11 @@ SphereContactModel::SphereContactModel(ContactLaw contact, int books, int law)
       books_(books),
       law_at_(law) {}
 
+double SphereContactModel::FrictionCoefficient(int contact) const {
+  (void)contact;
+  return law_->friction_coefficient();
+}
+
 MechanicalState SphereContactModel::ZeroState(int dof, double initial_gap) const {
   MechanicalState s;
   s.q = Eigen::VectorXd::Zero(dof);

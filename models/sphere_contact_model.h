@@ -24,6 +24,12 @@
 // integrator in MechanicalState::dissipated (DissipationPower = C δ̇_n² only). Friction work is a discrete
 // quantity of the law's return mapping and cannot enter MechanicalState::dissipated, which every integrator
 // overwrites after UpdateHistory; TotalDissipated() = dissipated + W_f is the total.
+//
+// Rigid frictional contact (system/frictional_contact_structure.h), for nonsmooth schemes: the same contact
+// declared as a gap g = −δ_n(q) with the 3 × n Jacobian H(q) of the contact-point relative velocity in the frame
+// (n, t₁, t₂), lever arms Rᵢ (the undeformed radii), M = DiscreteMassDiagonal() = diag(m, m, m, I, I, I) per
+// sphere (q = (x, φ): φ̇ = ω is exact for the isotropic inertia), μ the tangential law's friction coefficient, no
+// other force. A sphere of radius R seen from body A along n: u = v + ω × (−R n) ⇒ t·u = t·v − R (n × t)·ω.
 #pragma once
 
 #include <Eigen/Core>
@@ -36,6 +42,7 @@
 #include "contact/contact_law.h"
 #include "contact/tangential/tangential_law.h"
 #include "system/discrete_contact_system.h"
+#include "system/frictional_contact_structure.h"
 #include "system/mechanical_system.h"
 
 namespace impactlab {
@@ -58,7 +65,7 @@ double NormalCompliance(double E, double nu);
 /// One body's term (2 − ν)/G in 1/G*, G = E/(2(1 + ν)) [1/Pa].
 double ShearCompliance(double E, double nu);
 
-class SphereContactModel : public MechanicalSystem, public DiscreteContactSystem {
+class SphereContactModel : public MechanicalSystem, public DiscreteContactSystem, public FrictionalContactStructure {
  public:
   /// Entries of the contact's books in z, relative to the model's offset `books`.
   static constexpr int kBookDeltaN = 0, kBookNormalForce = 1, kBookFrictionWork = 2, kBookGeneratedWork = 3;
@@ -90,6 +97,11 @@ class SphereContactModel : public MechanicalSystem, public DiscreteContactSystem
   /// (E + D − E₀)/E₀ at s.
   double BalanceResidual(const MechanicalState& s) const;
   double initial_energy() const { return e0_; }
+
+  // --- rigid frictional contact (system/frictional_contact_structure.h) ---------------------------------
+  int num_frictional_contacts() const override { return 1; }
+  Eigen::VectorXd FrictionalMassDiagonal() const override { return DiscreteMassDiagonal(); }
+  double FrictionCoefficient(int contact) const override;
 
   const TangentialLaw& law() const { return *law_; }
   const ContactLaw& contact_law() const { return *contact_; }

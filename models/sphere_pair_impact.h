@@ -37,6 +37,11 @@
 //   [0..2] r at the last committed step, [3..5] φ₁ there, [6..8] φ₂ there, [9..12] the contact's books
 //   (SphereContactModel: δ_n and elastic F_n there, friction work W_f, generated work W_g), [13..] the tangential
 //   law's history.
+// Rigid frictional contact (SphereContactModel, system/frictional_contact_structure.h): g = |r| − R₁ − R₂ and, on
+// (v₁, ω₁, v₂, ω₂), with the tangent basis t₁ = P_t e_x/|P_t e_x| (P_t e_y if e_x is within 60° of ±n), t₂ = n × t₁,
+//   normal row    [ −nᵀ   0ᵀ           nᵀ   0ᵀ          ]     u_n = n·(v₂ − v₁) = ġ
+//   tangent row k [ −t_kᵀ −R₁(n × t_k)ᵀ  t_kᵀ −R₂(n × t_k)ᵀ ]     u_t = t·[(v₂ − v₁) − (R₁ω₁ + R₂ω₂) × n]
+// (the slip velocity above at δ_n = 0), Ḣ_n = [−ṅᵀ 0 ṅᵀ 0], ṅ = (ṙ − n(n·ṙ))/|r|.
 // Energy ledger (SphereContactModel): E = Σ(½mᵢvᵢ² + ½Iᵢωᵢ²) + W_n(δ_n) + U_t;  D = ∫C δ̇_n² dt + W_f.
 #pragma once
 
@@ -126,6 +131,10 @@ class SpherePairImpact final : public SphereContactModel {
   Eigen::VectorXd DiscreteMassDiagonal() const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
+
+  void DeclareFrictionalContact(int contact, const Eigen::VectorXd& q, double& gap,
+                                Eigen::MatrixXd& jacobian) const override;
+  Eigen::VectorXd NormalJacobianRate(int contact, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
 
   /// δ_n(q) = R₁ + R₂ − |x₂ − x₁|.
   double Overlap(const Eigen::VectorXd& q) const override;

@@ -75,6 +75,26 @@ MechanicalState SphereWallImpact::InitialState() const {
 double SphereWallImpact::Overlap(const Eigen::VectorXd& q) const { return p_.radius - q[2]; }
 double SphereWallImpact::OverlapRate(const MechanicalState& s) const { return -s.v[2]; }
 
+void SphereWallImpact::DeclareFrictionalContact(int contact, const Eigen::VectorXd& q, double& gap,
+                                                Eigen::MatrixXd& jacobian) const {
+  (void)contact;
+  gap = -Overlap(q);
+  jacobian = Eigen::MatrixXd::Zero(3, 6);
+  const Eigen::Vector3d t[2] = {Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY()};
+  jacobian.block<1, 3>(0, 0) = kNormal.transpose();
+  for (int k = 0; k < 2; ++k) {
+    jacobian.block<1, 3>(1 + k, 0) = t[k].transpose();
+    jacobian.block<1, 3>(1 + k, 3) = -p_.radius * kNormal.cross(t[k]).transpose();
+  }
+}
+
+Eigen::VectorXd SphereWallImpact::NormalJacobianRate(int contact, const Eigen::VectorXd& q,
+                                                     const Eigen::VectorXd& v) const {
+  (void)contact;
+  (void)v;
+  return Eigen::VectorXd::Zero(q.size());
+}
+
 Eigen::Vector3d SphereWallImpact::SurfaceDisplacement(const Eigen::VectorXd& q) const {
   const Eigen::Vector3d x = q.head<3>();
   const Eigen::Vector3d phi = q.segment<3>(3);

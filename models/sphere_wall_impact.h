@@ -18,6 +18,12 @@
 // Moduli [Seed002 §2]: 1/E* = (1−ν_s²)/E_s + (1−ν_w²)/E_w, 1/G* = (2−ν_s)/G_s + (2−ν_w)/G_w,
 // G = E/(2(1+ν)); a rigid wall drops its term (E* = E_s/(1−ν_s²), G* = G_s/(2−ν_s)).
 //
+// Rigid frictional contact (SphereContactModel, system/frictional_contact_structure.h): g = z − R and, in the
+// frame (n, t₁, t₂) = (e_z, e_x, e_y),
+//   H = [ 0 0 1   0  0 0 ]      u_n  = v_z
+//       [ 1 0 0   0 −R 0 ]      u_t1 = v_x − R ω_y
+//       [ 0 1 0   R  0 0 ]      u_t2 = v_y + R ω_x      (constant: Ḣ = 0)
+//
 // History z (exact rollback; UpdateHistory is the only writer):
 //   [0..2] s at the last committed step, [3..6] the contact's books (SphereContactModel: δ_n and elastic F_n
 //   there, friction work W_f, generated work W_g), [7..9] s at first touch, [10..] the tangential law's history.
@@ -87,6 +93,10 @@ class SphereWallImpact final : public SphereContactModel {
   Eigen::VectorXd DiscreteMassDiagonal() const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
+
+  void DeclareFrictionalContact(int contact, const Eigen::VectorXd& q, double& gap,
+                                Eigen::MatrixXd& jacobian) const override;
+  Eigen::VectorXd NormalJacobianRate(int contact, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
 
   /// δ_n(q) = R − z.
   double Overlap(const Eigen::VectorXd& q) const override;

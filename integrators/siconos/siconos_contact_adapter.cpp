@@ -1,6 +1,7 @@
 #include "integrators/siconos/siconos_contact_adapter.h"
 
 #include <SiconosKernel.hpp>
+#include <SolverOptions.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -57,6 +58,47 @@ class PairGapRelation final : public LagrangianScleronomousR {
   Eigen::VectorXd q_, v_;
 };
 
+// A frictional contact declared by the model (system/frictional_contact_structure.h): y = (g, 0, 0) with `rows` = 3
+// (Newton–Coulomb) or y = g with rows = 1 (frictionless, event-driven), H = the first `rows` rows of the declared
+// Jacobian, Ḣ = the declared Ḣ_n (the acceleration level uses the normal row only).
+class FrictionalContactRelation final : public LagrangianScleronomousR {
+ public:
+  FrictionalContactRelation(const FrictionalContactStructure& model, int contact, Eigen::Index nq, int rows)
+      : model_(model), contact_(contact), rows_(rows), q_(nq), v_(nq) {}
+
+  void computeh(const BlockVector& q, BlockVector& z, SiconosVector& y) override {
+    (void)z;
+    Gather(q, q_);
+    double gap = 0.0;
+    model_.DeclareFrictionalContact(contact_, q_, gap, jacobian_);
+    y.zero();
+    y.setValue(0, gap);
+  }
+  void computeJachq(const BlockVector& q, BlockVector& z) override {
+    (void)z;
+    Gather(q, q_);
+    double gap = 0.0;
+    model_.DeclareFrictionalContact(contact_, q_, gap, jacobian_);
+    for (int r = 0; r < rows_; ++r)
+      for (Eigen::Index j = 0; j < q_.size(); ++j)
+        _jachq->setValue(static_cast<unsigned>(r), static_cast<unsigned>(j), jacobian_(r, j));
+  }
+  void computeDotJachq(const BlockVector& q, BlockVector& z, const BlockVector& q_dot) override {
+    (void)z;
+    Gather(q, q_);
+    Gather(q_dot, v_);
+    const Eigen::VectorXd rate = model_.NormalJacobianRate(contact_, q_, v_);
+    _dotjachq->zero();
+    for (Eigen::Index j = 0; j < q_.size(); ++j) _dotjachq->setValue(0, static_cast<unsigned>(j), rate[j]);
+  }
+
+ private:
+  const FrictionalContactStructure& model_;
+  int contact_, rows_;
+  Eigen::VectorXd q_, v_;
+  Eigen::MatrixXd jacobian_;
+};
+
 SP::SiconosVector ToSiconos(const Eigen::VectorXd& x) {
   auto out = std::make_shared<SiconosVector>(static_cast<unsigned>(x.size()));
   for (Eigen::Index i = 0; i < x.size(); ++i) out->setValue(static_cast<unsigned>(i), x[i]);
@@ -107,6 +149,23 @@ double RoundOffGap(const std::vector<ContactTerm>& terms) {
 
 }  // namespace
 
+// 16 ε times the coordinates' size and the gaps at q (the frictional contacts' lengths).
+double RoundOffGap(const FrictionalContactStructure& model, const Eigen::VectorXd& q) {
+  double length = q.lpNorm<Eigen::Infinity>();
+  Eigen::MatrixXd h;
+  for (int a = 0; a < model.num_frictional_contacts(); ++a) {
+    double gap = 0.0;
+    model.DeclareFrictionalContact(a, q, gap, h);
+    length = std::max(length, std::abs(gap));
+  }
+  return 16.0 * std::numeric_limits<double>::epsilon() * length;
+}
+
+constexpr double kFrictionContactTolerance = 1e-14;  ///< FC3D NSGS residual (Siconos' relative error measure)
+constexpr int kFrictionContactMaxIterations = 10000;
+constexpr double kNewtonTolerance = 1e-14;  ///< TimeStepping's Newton loop on nonlinear relations (default 1e-6)
+constexpr int kNewtonMaxIterations = 50;
+
 struct SiconosContactAdapter::Impl {
   SiconosSchemeSettings settings;
   Eigen::Index n = 0;
@@ -114,8 +173,11 @@ struct SiconosContactAdapter::Impl {
   SP::LagrangianLinearTIDS ds;
   SP::TimeStepping time_stepping;
   SP::EventDriven event_driven;
+  SP::FrictionContact friction_contact;
   Eigen::VectorXd impulse;
   int interactions = 0;
+  int solver_iterations = 0;
+  double solver_residual = 0.0;
 };
 
 SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const SiconosSchemeSettings& settings,
@@ -148,15 +210,44 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
       m.nsds->link(std::make_shared<Interaction>(law, MakeRelation(term, data.q)), m.ds);
       ++m.interactions;
     }
+    const bool frictional = data.frictional != nullptr && data.frictional->num_frictional_contacts() > 0;
+    if (frictional) {
+      const FrictionalContactStructure& model = *data.frictional;
+      // Moreau–Jean: the 3-D Newton–Coulomb law; event-driven: the normal row only (frictionless; the caller
+      // refuses μ > 0).
+      const int rows = settings.scheme == SiconosScheme::kMoreauJean ? 3 : 1;
+      for (int a = 0; a < model.num_frictional_contacts(); ++a) {
+        SP::NonSmoothLaw law;
+        if (rows == 3)
+          law = std::make_shared<NewtonImpactFrictionNSL>(settings.restitution, 0.0, model.FrictionCoefficient(a), 3);
+        else
+          law = std::make_shared<NewtonImpactNSL>(settings.restitution);
+        auto relation = std::make_shared<FrictionalContactRelation>(model, a, m.n, rows);
+        m.nsds->link(std::make_shared<Interaction>(law, relation), m.ds);
+        ++m.interactions;
+      }
+    }
     auto td = std::make_shared<TimeDiscretisation>(data.t0, h);
     if (settings.scheme == SiconosScheme::kMoreauJean) {
       auto osi = std::make_shared<MoreauJeanOSI>(settings.theta);
       // A contact is active when its predicted gap is ≤ 0 *to round-off*: gaps that are zero in exact arithmetic
       // (touching beads at reference positions such as 0.03 − 0.02 ≠ 0.01) come out as ±ε·L. Without this a
       // ±1e-18 m "gap" decides between the simultaneous-impact answer and a sequence of impacts.
-      osi->setConstraintActivationThreshold(RoundOffGap(data.terms));
-      auto lcp = std::make_shared<LCP>(SICONOS_LCP_LEMKE);
-      m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, lcp);
+      if (frictional) {
+        osi->setConstraintActivationThreshold(RoundOffGap(*data.frictional, data.q));
+        m.friction_contact = std::make_shared<FrictionContact>(3, SICONOS_FRICTION_3D_NSGS);
+        const SP::SolverOptions options = m.friction_contact->numericsSolverOptions();
+        options->dparam[SICONOS_DPARAM_TOL] = kFrictionContactTolerance;
+        options->iparam[SICONOS_IPARAM_MAX_ITER] = kFrictionContactMaxIterations;
+        m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, m.friction_contact);
+        // The pair's relation is nonlinear (H(q) turns with the normal): converge Siconos' Newton loop on it.
+        m.time_stepping->setNewtonTolerance(kNewtonTolerance);
+        m.time_stepping->setNewtonMaxIteration(kNewtonMaxIterations);
+      } else {
+        osi->setConstraintActivationThreshold(RoundOffGap(data.terms));
+        auto lcp = std::make_shared<LCP>(SICONOS_LCP_LEMKE);
+        m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, lcp);
+      }
     } else {
       m.event_driven = std::make_shared<EventDriven>(m.nsds, td);
       auto osi = std::make_shared<LsodarOSI>();
@@ -195,6 +286,13 @@ void SiconosContactAdapter::Advance(double t_target, std::vector<SiconosImpact>*
   try {
     if (m.time_stepping) {
       m.time_stepping->computeOneStep();
+      m.solver_iterations = 0;
+      m.solver_residual = 0.0;
+      if (m.friction_contact && m.friction_contact->hasInteractions()) {
+        const SP::SolverOptions options = m.friction_contact->numericsSolverOptions();
+        m.solver_iterations = options->iparam[SICONOS_IPARAM_ITER_DONE];
+        m.solver_residual = options->dparam[SICONOS_DPARAM_RESIDU];
+      }
       const SP::SiconosVector p = m.ds->p(1);
       m.impulse = p ? FromSiconos(*p, m.n) : Eigen::VectorXd::Zero(m.n);
       m.time_stepping->nextStep();
@@ -227,6 +325,8 @@ void SiconosContactAdapter::Read(Eigen::VectorXd& q, Eigen::VectorXd& v) const {
   v = FromSiconos(*impl_->ds->velocity(), impl_->n);
 }
 
+int SiconosContactAdapter::last_solver_iterations() const { return impl_->solver_iterations; }
+double SiconosContactAdapter::last_solver_residual() const { return impl_->solver_residual; }
 const Eigen::VectorXd& SiconosContactAdapter::last_impulse() const { return impl_->impulse; }
 int SiconosContactAdapter::num_interactions() const { return impl_->interactions; }
 

@@ -13,6 +13,15 @@
 //   pair term, dim = 1            → LagrangianLinearTIR, y = s (x_b − x_a) − R (s = ±1, the side at build time)
 //   pair term, dim ≥ 2            → a LagrangianScleronomousR with y = |x_b − x_a| − R (cancellation-free:
 //                                   y = −PairGap), H = [−n, n], Ḣ = [−ṅ, ṅ], n = d/|d|, ṅ = (ḋ − n(n·ḋ))/|d|
+// Frictional contacts (system/frictional_contact_structure.h: a gap g_α(q) and the 3 × n Jacobian H_α(q) of the
+// local velocity (u_n, u_t1, u_t2), lever arms included) become Interactions with Siconos' Newton impact–friction
+// law, NewtonImpactFrictionNSL(e, 0, μ_α, 3), and a 3-row LagrangianScleronomousR (y = (g, 0, 0), ẏ = H v):
+//   0 ≤ u_n⁺ + e u_n⁻ ⊥ r_n ≥ 0,   r ∈ K_μ = {‖r_t‖ ≤ μ r_n},   −u_t⁺ ∈ ∂ψ_{D(μ r_n)}(r_t)     (Newton–Coulomb)
+// [Moreau 1988; Jean 1999; Acary & Brogliato 2008 §3.9, §10.1]; Moreau–Jean then solves one 3-D friction-contact
+// problem per step (FrictionContact(3), Siconos/Numerics' FC3D nonsmooth Gauss–Seidel SICONOS_FRICTION_3D_NSGS,
+// tolerance 1e-14). The event-driven scheme takes them only frictionless (all μ_α = 0: the normal row with
+// NewtonImpactNSL, Ḣ_n from the model); Siconos 4.4's EventDriven has scalar unilateral index sets and
+// acceleration-level LCPs only (siconos_event_driven.h).
 // One Lagrangian dynamical system carries the whole q, so momentum is exchanged through the impulses only.
 // Moreau–Jean activates a contact when its predicted gap y + h/2 ẏ ≤ 16 ε L (L: the largest length in the gap
 // functions), i.e. touching to round-off counts as touching.
@@ -25,6 +34,7 @@
 #include <memory>
 #include <vector>
 
+#include "system/frictional_contact_structure.h"
 #include "system/pair_potential_structure.h"
 
 namespace impactlab {
@@ -35,6 +45,8 @@ struct SiconosModelData {
   Eigen::VectorXd q, v, mass, force;
   Eigen::MatrixXd stiffness;  ///< K of the linear springs besides the contacts (empty: none)
   std::vector<ContactTerm> terms;
+  /// Frictional contacts declared by the model (instead of `terms`); must outlive the adapter. Null: none.
+  const FrictionalContactStructure* frictional = nullptr;
 };
 
 enum class SiconosScheme { kMoreauJean, kEventDriven };
@@ -66,6 +78,9 @@ class SiconosContactAdapter {
   void Advance(double t_target, std::vector<SiconosImpact>* impacts);
   /// Coordinates and velocities now.
   void Read(Eigen::VectorXd& q, Eigen::VectorXd& v) const;
+  /// Iterations and residual of the last Moreau–Jean friction-contact solve (0 for an LCP or no active contact).
+  int last_solver_iterations() const;
+  double last_solver_residual() const;
   /// Generalized impulse p = Σ Hᵀ P of the last Moreau–Jean step (zero when no contact was active).
   const Eigen::VectorXd& last_impulse() const;
   int num_interactions() const;

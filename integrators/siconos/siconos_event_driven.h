@@ -50,6 +50,7 @@ class SiconosEventDriven final : public Integrator, public RigidContactScheme {
   std::string name() const override { return "siconos_event_driven"; }
   IntegratorTraits traits() const override;
   std::string impact_law() const override;
+  EnergyTerms RigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) const override;
   void Reset() override;
   const Options& options() const { return options_; }
   /// Every impact since the Siconos problem was (re)built, in time order.

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "system/constant_mass_system.h"
 #include "system/discrete_contact_system.h"
+#include "system/frictional_contact_structure.h"
 #include "system/rigid_rotation_system.h"
 #include "system/pair_potential_structure.h"
 
@@ -76,6 +77,11 @@ std::string SiconosUnsupportedReason(const MechanicalSystem& system, const Mecha
   std::string quoted(1, '"');
   quoted.append(system.name()).push_back('"');
   std::string reason;
+  if (const auto* frictional = dynamic_cast<const FrictionalContactStructure*>(&system)) {
+    if (state.q.size() != state.v.size() || frictional->FrictionalMassDiagonal().size() != state.q.size())
+      return reason.append(quoted).append(" declares frictional contacts but q, v and diag(M) differ in size");
+    return "";
+  }
   const auto* cms = dynamic_cast<const ConstantMassSystem*>(&system);
   const auto* structure = dynamic_cast<const PairPotentialStructure*>(&system);
   if (!cms || !structure) {
@@ -111,6 +117,16 @@ SiconosModelData ExtractSiconosModel(const std::string& integrator, const Mechan
     value.append(integrator).append("\" on model \"").append(system.name()).push_back('"');
     throw InvalidParameter("integrator", value, "a model Siconos can express: " + why);
   }
+  if (const auto* frictional = dynamic_cast<const FrictionalContactStructure*>(&system)) {
+    SiconosModelData d;
+    d.t0 = state.t;
+    d.q = state.q;
+    d.v = state.v;
+    d.mass = frictional->FrictionalMassDiagonal();
+    d.force = frictional->ConstantForce();
+    d.frictional = frictional;
+    return d;
+  }
   const auto& cms = dynamic_cast<const ConstantMassSystem&>(system);
   const auto& structure = dynamic_cast<const PairPotentialStructure&>(system);
   std::string quoted(1, '"');
@@ -131,6 +147,30 @@ SiconosModelData ExtractSiconosModel(const std::string& integrator, const Mechan
   }
   for (int i : UnilateralTerms(structure)) d.terms.push_back(structure.ContactTerms()[static_cast<size_t>(i)]);
   return d;
+}
+
+EnergyTerms SiconosRigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) {
+  EnergyTerms e;
+  e.damping_work = s.dissipated;
+  if (const auto* frictional = dynamic_cast<const FrictionalContactStructure*>(&system)) {
+    e.kinetic = DiagonalKineticEnergy(frictional->FrictionalMassDiagonal(), s.v);
+    const Eigen::VectorXd f = frictional->ConstantForce();
+    if (f.size() == s.q.size() && f.lpNorm<Eigen::Infinity>() != 0.0) e.stored = {{"external_potential", -f.dot(s.q)}};
+    return e;
+  }
+  const auto* structure = dynamic_cast<const PairPotentialStructure*>(&system);
+  e.kinetic = system.KineticEnergy(s);
+  double potential = system.PotentialEnergy(s);
+  if (structure) {
+    const std::vector<int> contacts = UnilateralTerms(*structure);
+    // StructurePotential = Σ W_k + bᵀq: remove the contact terms only.
+    double contact_energy = StructurePotential(*structure, s.q, &contacts);
+    const Eigen::VectorXd b = structure->LinearPotentialCoefficients();
+    if (b.size() == s.q.size()) contact_energy -= b.dot(s.q);
+    potential -= contact_energy;
+  }
+  e.stored = {{"potential", potential}};
+  return e;
 }
 
 double DiagonalKineticEnergy(const Eigen::VectorXd& mass, const Eigen::VectorXd& v) {

@@ -7,6 +7,9 @@
 // anything else (a nonlinear field, a dashpot between bodies) is refused with the reason. The compliant laws
 // W_k and their dampers are what the rigid constraints with Newton's impact law replace [Moreau 1988;
 // Acary & Brogliato 2008 §3.2]; f_ext is held at its value at t₀.
+// A model that declares its contacts as frictional contacts (system/frictional_contact_structure.h: gap, 3 × n
+// Jacobian of the contact-point velocities, μ) is taken through that declaration instead: M and f are the
+// declared ones, the contacts carry Coulomb friction.
 #pragma once
 
 #include <string>
@@ -23,6 +26,11 @@ std::string SiconosUnsupportedReason(const MechanicalSystem& system, const Mecha
 /// The data at `state`; throws InvalidParameter naming `integrator`, the model and the reason when unsupported.
 SiconosModelData ExtractSiconosModel(const std::string& integrator, const MechanicalSystem& system,
                                      const MechanicalState& state);
+
+/// The books of the rigid problem Siconos solves for `system` at s (integrators/rigid_contact_scheme.h): T, the
+/// model's potential minus its unilateral contact terms' W_k (PairPotentialStructure models) or −fᵀq (frictional
+/// contact models), and s.dissipated (the impulse work) as damping work.
+EnergyTerms SiconosRigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s);
 
 /// ½ vᵀ M v with M = diag(mass).
 double DiagonalKineticEnergy(const Eigen::VectorXd& mass, const Eigen::VectorXd& v);

@@ -43,6 +43,7 @@ class SiconosMoreauJean final : public Integrator, public RigidContactScheme {
   std::string name() const override { return "siconos_moreau_jean"; }
   IntegratorTraits traits() const override;
   std::string impact_law() const override;
+  EnergyTerms RigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) const override;
   void Reset() override;
   const Options& options() const { return options_; }
 

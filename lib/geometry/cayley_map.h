@@ -30,6 +30,15 @@ inline Eigen::Quaterniond CayleyQuaternion(const Eigen::Vector3d& theta) {
   return Eigen::Quaterniond(1.0 / norm, a.x() / norm, a.y() / norm, a.z() / norm);
 }
 
+/// θ with p(θ) = ±p: the Cayley coordinate of the rotation of unit quaternion p = (w, v), θ = 2 v / w (the sign of p
+/// chosen with w > 0; rotations by less than π). Used for the rotation between two configurations
+/// (models/ellipsoid_wall_impact_3d.h, the slip increment of the explicit schemes).
+inline Eigen::Vector3d CayleyCoordinate(const Eigen::Quaterniond& p) {
+  const double w = p.w() >= 0.0 ? p.w() : -p.w();
+  const Eigen::Vector3d v = p.w() >= 0.0 ? Eigen::Vector3d(p.vec()) : Eigen::Vector3d(-p.vec());
+  return (2.0 / w) * v;
+}
+
 /// cay(θ̂) = (1 − θ̂/2)⁻¹ (1 + θ̂/2), evaluated in closed form: 1 + (θ̂ + θ̂²/2)/(1 + |θ|²/4).
 inline Eigen::Matrix3d CayleyRotation(const Eigen::Vector3d& theta) {
   const Eigen::Matrix3d a = SkewMatrix(theta);

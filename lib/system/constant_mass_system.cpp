@@ -25,15 +25,54 @@ Eigen::SparseMatrix<double> ConstantMassSystem::DampingMatrix(const Eigen::Vecto
   return Eigen::SparseMatrix<double>(q.size(), q.size());
 }
 
+namespace {
+void AppendStoredEntries(const Eigen::SparseMatrix<double>& m, SparseEntries& entries) {
+  for (Eigen::Index c = 0; c < m.outerSize(); ++c)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(m, c); it; ++it) entries.emplace_back(it.row(), it.col(), it.value());
+}
+
+// Per-thread storage of Acceleration (the model is const and may be shared between threads): sized on first use,
+// reused afterwards, so that an explicit or predictor evaluation allocates nothing in steady state.
+struct AccelerationScratch {
+  Eigen::VectorXd gradient, mass;
+  SparseEntries entries;
+  SparseAssembler assembler;
+  Eigen::SparseMatrix<double> damping;
+};
+}  // namespace
+
+void ConstantMassSystem::AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
+  AppendStoredEntries(PotentialHessian(q), entries);
+}
+
+void ConstantMassSystem::AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
+  AppendStoredEntries(DampingMatrix(q), entries);
+}
+
 void ConstantMassSystem::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
-  Eigen::VectorXd f(s.q.size()), g(s.q.size());
-  PotentialGradient(s.q, g);
-  ExternalForce(s.t, f);
-  f -= g;
+  // v̇ = M⁻¹ (f_ext − ∇V − C v), accumulated in v_dot in this order (the order of the former temporaries f, g).
+  thread_local AccelerationScratch scratch;
+  const Eigen::Index n = s.q.size();
+  if (scratch.gradient.size() != n) scratch.gradient.resize(n);
+  if (scratch.mass.size() != n) scratch.mass.resize(n);
+  PotentialGradient(s.q, scratch.gradient);
+  ExternalForce(s.t, v_dot);
+  v_dot -= scratch.gradient;
   // Without velocity-dependent forces C = 0 by definition (MechanicalSystem::velocity_dependent_forces):
   // skip assembling the sparse damping matrix.
-  if (velocity_dependent_forces()) f.noalias() -= DampingMatrix(s.q) * s.v;
-  v_dot = f.cwiseQuotient(MassDiagonal());
+  if (velocity_dependent_forces()) {
+    scratch.entries.clear();
+    if (const std::size_t bound = MaxSparseEntries(); bound > 0) {
+      scratch.entries.reserve(bound);
+      scratch.assembler.ReserveEntries(bound, n);
+      ReserveNonZeros(scratch.damping, static_cast<Eigen::Index>(bound));
+    }
+    AppendDampingMatrixEntries(s.q, scratch.entries);
+    scratch.assembler.Assemble(n, n, scratch.entries, scratch.damping);
+    v_dot.noalias() -= scratch.damping * s.v;
+  }
+  WriteMassDiagonal(scratch.mass);
+  v_dot = v_dot.cwiseQuotient(scratch.mass);
 }
 
 double ConstantMassSystem::KineticEnergy(const MechanicalState& s) const {

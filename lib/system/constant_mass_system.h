@@ -14,6 +14,7 @@
 #include <Eigen/SparseCore>
 
 #include "system/mechanical_system.h"
+#include "system/sparse_assembly.h"
 
 namespace impactlab {
 
@@ -35,6 +36,21 @@ class ConstantMassSystem : public MechanicalSystem {
     (void)t;
     f.setZero();
   }
+
+  // Allocation-free forms of the above for the implicit schemes (issue 19: no heap allocation inside a step).
+  // The defaults call the allocating versions; a model overrides them to assemble into the caller's storage.
+
+  /// Writes the mass diagonal into m (sized like q). Default: m = MassDiagonal().
+  virtual void WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const { m = MassDiagonal(); }
+  /// Appends triplets whose setFromTriplets is PotentialHessian(q), value for value. Default: the stored entries of
+  /// PotentialHessian(q).
+  virtual void AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const;
+  /// Appends triplets whose setFromTriplets is DampingMatrix(q), value for value. Default: the stored entries of
+  /// DampingMatrix(q).
+  virtual void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const;
+  /// An upper bound on the entries either Append function appends (0: unknown); implicit schemes reserve their
+  /// Jacobian storage with it, so that contacts closing later in a run do not allocate inside a step.
+  virtual std::size_t MaxSparseEntries() const { return 0; }
 
   // MechanicalSystem defaults derived from the structure above.
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;

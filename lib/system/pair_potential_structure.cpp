@@ -16,6 +16,12 @@ SmallVector SmallPairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) 
 }
 }  // namespace
 
+const Eigen::VectorXd& PairPotentialStructure::LinearPotentialCoefficientsRef() const {
+  thread_local Eigen::VectorXd b;
+  b = LinearPotentialCoefficients();
+  return b;
+}
+
 Eigen::VectorXd PairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
   Eigen::VectorXd d = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
   if (t.pair_offset.size() > 0) d += t.pair_offset;
@@ -62,7 +68,7 @@ double StructurePotential(const PairPotentialStructure& s, const Eigen::VectorXd
     const double delta = ContactOverlap(t, q);
     if (delta > 0.0) v += t.elastic->Potential(delta);
   });
-  const Eigen::VectorXd b = s.LinearPotentialCoefficients();
+  const Eigen::VectorXd& b = s.LinearPotentialCoefficientsRef();
   if (b.size() > 0) v += b.dot(q);
   return v;
 }
@@ -85,14 +91,25 @@ void StructurePotentialGradient(const PairPotentialStructure& s, const Eigen::Ve
       gradient.segment(t.first_a, t.dim) += f * d / r;
     }
   });
-  const Eigen::VectorXd b = s.LinearPotentialCoefficients();
+  const Eigen::VectorXd& b = s.LinearPotentialCoefficientsRef();
   if (b.size() > 0) gradient += b;
 }
 
-Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q,
-                                                      const std::vector<int>* subset) {
-  std::vector<Eigen::Triplet<double>> trip;
-  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
+namespace {
+using SmallMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 3, 3>;
+
+// |d| summed in index order: the order of Eigen's VectorXd::norm() for dim ≤ 3 (one aligned packet, then the
+// rest), so that the stack-sized blocks below give the values of the former heap-vector code.
+double SequentialNorm(const SmallVector& d) {
+  double ss = d[0] * d[0];
+  for (Eigen::Index i = 1; i < d.size(); ++i) ss += d[i] * d[i];
+  return std::sqrt(ss);
+}
+}  // namespace
+
+void AppendStructurePotentialHessianEntries(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                            SparseEntries& entries, const std::vector<int>* subset) {
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { entries.emplace_back(i, j, v); };
   ForEachTerm(s, subset, [&](const ContactTerm& t) {
     const double delta = ContactOverlap(t, q);
     if (delta <= 0.0) return;
@@ -101,25 +118,21 @@ Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructu
       for (const auto& [i, gi] : t.wall_gradient)
         for (const auto& [j, gj] : t.wall_gradient) add(i, j, k * gi * gj);
     } else {
-      const Eigen::VectorXd d = PairSeparation(t, q);
-      const double r = d.norm();
+      const SmallVector d = SmallPairSeparation(t, q);
+      const double r = SequentialNorm(d);
       if (r == 0.0) return;
-      const Eigen::VectorXd n = d / r;
+      const SmallVector n = d / r;
       // block on (b, b): W'' n nᵀ − W' (I − n nᵀ)/r   (∇²_bb δ = −(I − n nᵀ)/r)
-      const Eigen::MatrixXd nn = n * n.transpose();
-      const Eigen::MatrixXd kbb = k * nn - f * (Eigen::MatrixXd::Identity(t.dim, t.dim) - nn) / r;
+      const SmallMatrix nn = n * n.transpose();
+      const SmallMatrix kbb = k * nn - f * (SmallMatrix::Identity(t.dim, t.dim) - nn) / r;
       AddPairBlock(t, kbb, add);
     }
   });
-  Eigen::SparseMatrix<double> h(q.size(), q.size());
-  h.setFromTriplets(trip.begin(), trip.end());
-  return h;
 }
 
-Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q,
-                                                   const std::vector<int>* subset) {
-  std::vector<Eigen::Triplet<double>> trip;
-  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
+void AppendStructureDampingMatrixEntries(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                         SparseEntries& entries, const std::vector<int>* subset) {
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { entries.emplace_back(i, j, v); };
   ForEachTerm(s, subset, [&](const ContactTerm& t) {
     const double delta = ContactOverlap(t, q);
     if (delta <= 0.0) return;
@@ -129,13 +142,36 @@ Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure&
       for (const auto& [i, gi] : t.wall_gradient)
         for (const auto& [j, gj] : t.wall_gradient) add(i, j, c * gi * gj);
     } else {
-      const Eigen::VectorXd d = PairSeparation(t, q);
-      const double r = d.norm();
+      const SmallVector d = SmallPairSeparation(t, q);
+      const double r = SequentialNorm(d);
       if (r == 0.0) return;
-      const Eigen::VectorXd n = d / r;
-      AddPairBlock(t, Eigen::MatrixXd(c * n * n.transpose()), add);
+      const SmallVector n = d / r;
+      AddPairBlock(t, SmallMatrix(c * n * n.transpose()), add);
     }
   });
+}
+
+std::size_t StructureMaxSparseEntries(const PairPotentialStructure& s) {
+  std::size_t bound = 0;
+  for (const ContactTerm& t : s.ContactTerms())
+    bound += t.kind == ContactTerm::Kind::kWall ? t.wall_gradient.size() * t.wall_gradient.size()
+                                                : 4 * static_cast<std::size_t>(t.dim) * static_cast<std::size_t>(t.dim);
+  return bound;
+}
+
+Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                      const std::vector<int>* subset) {
+  SparseEntries trip;
+  AppendStructurePotentialHessianEntries(s, q, trip, subset);
+  Eigen::SparseMatrix<double> h(q.size(), q.size());
+  h.setFromTriplets(trip.begin(), trip.end());
+  return h;
+}
+
+Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                   const std::vector<int>* subset) {
+  SparseEntries trip;
+  AppendStructureDampingMatrixEntries(s, q, trip, subset);
   Eigen::SparseMatrix<double> c(q.size(), q.size());
   c.setFromTriplets(trip.begin(), trip.end());
   return c;

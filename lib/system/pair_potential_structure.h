@@ -24,6 +24,7 @@
 
 #include "contact/damping/damping_law.h"
 #include "contact/normal_contact_law.h"
+#include "system/sparse_assembly.h"
 
 namespace impactlab {
 
@@ -49,6 +50,10 @@ class PairPotentialStructure {
   virtual const std::vector<ContactTerm>& ContactTerms() const = 0;
   /// b in V_lin = bᵀq [N]; an empty vector means b = 0.
   virtual Eigen::VectorXd LinearPotentialCoefficients() const { return {}; }
+  /// The same b without a copy (the sums below and the conserving schemes read it once per evaluation). Default:
+  /// LinearPotentialCoefficients() held in per-thread storage (a copy per call); override with a member to make
+  /// the evaluations allocation-free.
+  virtual const Eigen::VectorXd& LinearPotentialCoefficientsRef() const;
   /// Optional broad phase for the discrete gradient between two configurations
   /// (integrators/contact_term_discrete_force.h): ascending indices into ContactTerms() of every term that
   /// can contribute there (for a pair term: δ > 0 at q0 or at q1), or nullopt (the default) for all terms.
@@ -86,6 +91,15 @@ Eigen::SparseMatrix<double> StructurePotentialHessian(const PairPotentialStructu
 /// C(q) = Σ C_k(δ_k) ∇δ_k ∇δ_kᵀ ⪰ 0, sparse.
 Eigen::SparseMatrix<double> StructureDampingMatrix(const PairPotentialStructure& s, const Eigen::VectorXd& q,
                                                    const std::vector<int>* subset = nullptr);
+/// The triplets of StructurePotentialHessian / StructureDampingMatrix (same values, same order), appended to
+/// `entries` without heap allocation when it has capacity (stack-sized dim ≤ 3 blocks).
+void AppendStructurePotentialHessianEntries(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                            SparseEntries& entries, const std::vector<int>* subset = nullptr);
+void AppendStructureDampingMatrixEntries(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                         SparseEntries& entries, const std::vector<int>* subset = nullptr);
+/// Upper bound on the entries either Append function (and the conserving schemes' discrete-force Jacobian,
+/// integrators/contact_term_discrete_force.h) appends: Σ_k 4 dim² (pair) or |g|² (wall) over all contact terms.
+std::size_t StructureMaxSparseEntries(const PairPotentialStructure& s);
 /// Throws InvalidParameter when a term is malformed (null law, index out of range, dim < 1).
 void ValidateContactTerms(const PairPotentialStructure& s, Eigen::Index num_coordinates);
 

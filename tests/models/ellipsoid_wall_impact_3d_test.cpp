@@ -178,18 +178,29 @@ TEST_CASE("ellipsoid_wall_3d: in-plane spin reproduces planar ellipsoid_wall e_c
   CHECK(std::abs(full["omega_after_z"].get<double>()) < 1e-12);
 }
 
-// The acceptance command of issue 15 (docs/rotation.md §6): the shipped scenario with the conserving rotation
-// scheme, spin about each world axis, energy balance residual ≤ 1e-12 relative, and the body rebounds.
+// The acceptance command of issue 15 (docs/rotation.md §6, §7): the shipped scenario (friction μ = 0.3 through the
+// Cundall–Strack spring, gravity, damping) with the conserving rotation scheme, spin about each world axis: energy
+// balance residual ≤ 1e-12 relative, the body rebounds, friction did work; its frictionless variant (mu = 0, g = 0:
+// Seed000's impact) restores the target e_cn.
 TEST_CASE("ellipsoid_wall_3d: shipped scenario with lie_poisson_midpoint closes the balance for each spin axis") {
   for (const char* key : {"omega_x", "omega_y", "omega_z"}) {
-    const auto o = test::RunImpactlab(std::string("run ") + IMPACTLAB_SOURCE_DIR +
-                                      "/validation/scenarios/ellipsoid_wall_3d.toml --integrator lie_poisson_midpoint "
-                                      "--set " + key + "=4 --json --quiet");
-    CAPTURE(key);
-    REQUIRE(o.status == 0);
-    const auto run = nlohmann::json::parse(o.out)["runs"][0];
-    CHECK(run["energy_balance_residual_max"].get<double>() <= 1e-12);
-    CHECK(run["rebounds"].get<bool>());
-    CHECK(run["e_cn"].get<double>() == doctest::Approx(0.5).epsilon(0.01));
+    for (const bool frictionless : {false, true}) {
+      const auto o = test::RunImpactlab(std::string("run ") + IMPACTLAB_SOURCE_DIR +
+                                        "/validation/scenarios/ellipsoid_wall_3d.toml --integrator lie_poisson_midpoint "
+                                        "--set " + key + "=4 --json --quiet" +
+                                        (frictionless ? " --set mu=0 --set g=0" : ""));
+      CAPTURE(key);
+      CAPTURE(frictionless);
+      REQUIRE(o.status == 0);
+      const auto run = nlohmann::json::parse(o.out)["runs"][0];
+      CHECK(run["energy_balance_residual_max"].get<double>() <= 1e-12);
+      CHECK(run["rebounds"].get<bool>());
+      if (frictionless) {
+        CHECK(run["e_cn"].get<double>() == doctest::Approx(0.5).epsilon(0.01));
+        CHECK(run["energy_terms"]["friction_work_J"].get<double>() == 0.0);  // μ = 0 drops the law
+      } else {
+        CHECK(run["energy_terms"]["friction_work_J"].get<double>() > 1e-3);
+      }
+    }
   }
 }

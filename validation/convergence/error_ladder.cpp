@@ -30,6 +30,8 @@ std::optional<ToleranceInfo> FindToleranceInfo(const std::string& integrator) {
   // Keys and defaults of validation/registry/registries.cpp (OdeintRungeKutta::Options, CvodeBdf::Options).
   if (integrator == "dopri5" || integrator == "rkf78") return ToleranceInfo{"rk_rtol", "rk_atol", 1e-10, 1e-12};
   if (integrator == "cvode_bdf") return ToleranceInfo{"cvode_rtol", "cvode_atol", 1e-10, 1e-14};
+  // LSODAR between the events of Siconos' event-driven scheme (registered only with Siconos).
+  if (integrator == "siconos_event_driven") return ToleranceInfo{"siconos_rtol", "siconos_atol", 1e-10, 1e-12};
   return std::nullopt;
 }
 
@@ -197,7 +199,7 @@ std::pair<std::string, std::string> ToleranceKeys(const std::string& integrator)
   const auto info = FindToleranceInfo(integrator);
   if (!info)
     throw InvalidParameter("--integrator", "\"" + integrator + "\"",
-                           "an adaptive integrator with a tolerance ladder: dopri5, rkf78, cvode_bdf");
+                           "an adaptive integrator with a tolerance ladder: dopri5, rkf78, cvode_bdf, siconos_event_driven");
   return {info->rtol_key, info->atol_key};
 }
 

@@ -16,11 +16,74 @@
 #include "metrics/contact_metrics.h"
 #include "models/ellipsoid_wall_impact.h"
 #include "models/ellipsoid_wall_impact_3d.h"
+#include "core/checks.h"
+#include "registry/contact_law_registry.h"
 #include "registry/registries.h"
 
 namespace impactlab {
 
 namespace {
+
+// The tangential law of keys tangential_law, mu and the law's stiffness keys bound to the 3-D ellipsoid's contact
+// (models/ellipsoid_wall_friction.h), or null (frictionless, Seed000) without tangential_law. One law per contact for
+// R* = ρ_G at first touch: the Mindlin laws k_t = 8 G* √(R* δ) with key G_star [Pa] (required: the ECC model has no
+// material modulus); cundall_strack with kt [N/m] or kt_over_kn (default 2/7, as the sphere models) times the ECC
+// stiffness at first touch, k_eff = 2π K_n R* (geometry/ellipsoid_plane_contact.h). With mu = 0 the caller drops the
+// law: the frictionless model exactly.
+std::shared_ptr<const EllipsoidWallFriction> EllipsoidFrictionFromKeys(const ParameterSet& p, double K_n,
+                                                                      double reference_radius) {
+  if (!p.Has("tangential_law")) {
+    if (p.Has("mu"))
+      throw InvalidParameter("mu", p.GetDouble("mu"),
+                             "only with a tangential_law on model \"ellipsoid_wall_3d\" (one of: " +
+                                 [] {
+                                   std::string names;
+                                   for (const auto& n : TangentialLawNames()) names += (names.empty() ? "" : ", ") + n;
+                                   return names;
+                                 }() +
+                                 ")");
+    return nullptr;
+  }
+  const std::string name = p.GetString("tangential_law");
+  const TangentialLawFactory factory = TangentialLawRegistry().Get(name).make;  // unknown name: the list of laws
+  const double mu = RequireNonNegative("mu", p.GetDouble("mu", 0.0));
+  ParameterSet keys;
+  ContactPairData pair;
+  pair.restitution = 1.0;
+  if (name == "cundall_strack") {
+    if (p.Has("kt")) {
+      if (p.Has("kt_over_kn"))
+        throw InvalidParameter("kt_over_kn", p.GetDouble("kt_over_kn"), "either kt or kt_over_kn, not both");
+      keys.Set("kt", RequirePositive("kt", p.GetDouble("kt")));
+      const std::shared_ptr<const TangentialLaw> law = factory(keys, pair, mu);
+      return std::make_shared<EllipsoidWallFriction>(name, [law](double) { return law; }, reference_radius);
+    }
+    const double ratio = RequirePositive("kt_over_kn", p.GetDouble("kt_over_kn", 2.0 / 7.0));
+    return std::make_shared<EllipsoidWallFriction>(
+        name,
+        [factory, ratio, K_n, pair, mu](double radius) {
+          ParameterSet k;
+          k.Set("kt", ratio * 2.0 * std::numbers::pi * K_n * radius);  // k_eff(t = 0) = 2π K_n ρ_G
+          return factory(k, pair, mu);
+        },
+        reference_radius);
+  }
+  RejectInapplicableLaw(p, "kt", "ellipsoid_wall_3d", "tangential_law = " + name + " sets k_t = 8 G* sqrt(R* delta) (key G_star)");
+  RejectInapplicableLaw(p, "kt_over_kn", "ellipsoid_wall_3d", "tangential_law = " + name + " sets k_t = 8 G* sqrt(R* delta) (key G_star)");
+  if (!p.Has("G_star"))
+    throw InvalidParameter("G_star", "<missing>",
+                           "the shear modulus G* [Pa] of k_t = 8 G* sqrt(R* delta), required with tangential_law = " +
+                               name + " on model \"ellipsoid_wall_3d\" (the ECC model has no material modulus)");
+  pair.effective_shear_modulus = RequirePositive("G_star", p.GetDouble("G_star"));
+  return std::make_shared<EllipsoidWallFriction>(
+      name,
+      [factory, keys, pair, mu](double radius) {
+        ContactPairData d = pair;
+        d.effective_radius = radius;
+        return factory(keys, d, mu);
+      },
+      reference_radius);
+}
 
 void SummarizeEllipsoidWall(const EllipsoidWallImpact& model, const RunOutcome& outcome, nlohmann::json& out) {
   const auto& events = outcome.record.events;
@@ -189,10 +252,10 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& r) {
   r.Add("ellipsoid_wall_3d",
         "rigid ellipsoid on a rigid wall, full 3D (position + quaternion, Euler equations), ECC Model I + "
         "contact-centric damping; keys: semi_axes, mass, theta_deg, tilt_deg, v_x, v_y, v_z, omega_x, omega_y, "
-        "omega_z (world frame), gap, K_n, e_cn, damping",
+        "omega_z (world frame), gap, K_n, e_cn, damping, g (gravity along -z); friction: tangential_law (+ mu, "
+        "G_star | kt, kt_over_kn), R* = rho_G at first touch",
         [](const ParameterSet& ps) {
           RejectInapplicableLaw(ps, "normal_law", "ellipsoid_wall_3d", "its contact is a volume (ECC Model I, W = K_n V_c), not a scalar gap: the ECC volume law is its only normal law (key K_n)");
-          RejectTangentialLaw(ps, "ellipsoid_wall_3d", "Seed000's ellipsoid-wall impact is frictionless");
           EllipsoidWall3DParameters p;
           const auto axes = ps.GetVector("semi_axes", {1.0, 0.6, 0.6});
           if (axes.size() != 3)
@@ -208,7 +271,16 @@ void RegisterEllipsoidWallModel(Registry<ModelFactory>& r) {
           p.K_n = ps.GetDouble("K_n", p.K_n);
           p.e_cn = ps.GetDouble("e_cn", p.e_cn);
           p.damping = ParseDampingMassMode(ps.GetString("damping", "adaptive"));
-          auto model = std::make_shared<EllipsoidWallImpact3D>(p);
+          p.gravity = ps.GetDouble("g", 0.0);
+          p.Validate();
+          // R* of the initial configuration: the law built once (the contact starts there when gap = 0).
+          const EllipsoidWallImpact3D frictionless(p);
+          auto friction =
+              EllipsoidFrictionFromKeys(ps, p.K_n, frictionless.EffectiveRadius(frictionless.InitialState().q));
+          // μ = 0: the law (its keys checked above) would apply no force; the model is then the frictionless one
+          // exactly, z included (the ODE solvers' error norms would otherwise count the idle history entries).
+          if (friction && friction->friction_coefficient() == 0.0) friction = nullptr;
+          auto model = std::make_shared<EllipsoidWallImpact3D>(p, friction);
           ModelInstance mi;
           mi.system = model;
           mi.summarize = [model](const RunOutcome& o, nlohmann::json& out) { SummarizeEllipsoidWall3D(*model, o, out); };

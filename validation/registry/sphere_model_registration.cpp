@@ -13,6 +13,8 @@ namespace impactlab {
 
 namespace {
 
+constexpr double kExampleFriction = 0.3;  ///< μ of the registered examples (list --matrix)
+
 /// The registry's one-line description of a sphere model: `bodies`, the contact law and the keys (the model's
 /// own, then the contact's).
 std::string SphereModelSummary(const std::string& bodies, const std::string& keys) {
@@ -63,7 +65,10 @@ bool SummarizeSphereContact(const SphereContactModel& sys, const SimulationRecor
   out["contacts"] = starts;
   out["contact_duration"] = cm.contact_duration ? nlohmann::json(*cm.contact_duration) : null;
   out["max_overlap"] = cm.max_overlap ? nlohmann::json(*cm.max_overlap) : null;
-  const bool separated = cm.rebounds && sys.Overlap(s1.q) < 0.0;
+  // A rigid-contact scheme (Moreau–Jean) may resolve the impact without any located compliant contact (the gap never
+  // becomes negative, or only inside one step): then separation is the gap open and opening at the end.
+  const bool separated =
+      sys.Overlap(s1.q) < 0.0 && (cm.rebounds || (starts == 0 && sys.OverlapRate(s1) < 0.0));
   out["separated"] = separated;
   out["energy_balance_residual_final"] = sys.BalanceResidual(s1);
   out["energy_initial_J"] = sys.initial_energy();
@@ -87,7 +92,9 @@ void RegisterSphereModels(Registry<ModelFactory>& r) {
             SphereWallParametersFrom, SphereWallPairData,
             [](const SphereWallImpact& system, const RunOutcome& outcome, nlohmann::json& out) {
               SummarizeSphereWall(system, outcome.record, out);
-            }));
+            }),
+        // (μ > 0: the integrator × model matrix tries the sphere models with friction, the case they exist for)
+        ExampleKeys({{"mu", kExampleFriction}}));
   r.Add("sphere_pair",
         SphereModelSummary("two 3D spheres with rotation",
                            "radius1, radius2, density1, density2, E1, nu1, E2, nu2, poisson, v1_n, v2_n, v1_t, v2_t, "
@@ -96,7 +103,8 @@ void RegisterSphereModels(Registry<ModelFactory>& r) {
             SpherePairParametersFrom, SpherePairData,
             [](const SpherePairImpact& system, const RunOutcome& outcome, nlohmann::json& out) {
               SummarizeSpherePair(system, outcome.record, &outcome.ledger, out);
-            }));
+            }),
+        ExampleKeys({{"mu", kExampleFriction}}));
 }
 
 }  // namespace impactlab

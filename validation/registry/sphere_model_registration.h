@@ -7,7 +7,7 @@
 // nu1 / nu2); both together is an InvalidParameter. Both models also read e_n, initial_gap and the contact law's
 // keys (mu, normal_law, damping, tangential_law and theirs, through ContactLawFromKeys).
 // Summary keys (SummarizeSphereContact): contacts (contact starts), contact_duration and max_overlap of the first
-// contact (null if it did not end), separated (the first contact ended and δ_n < 0 in the final state),
+// contact (null if it did not end), separated (the first contact ended, or none was located and the gap is opening, and δ_n < 0 in the final state),
 // energy_balance_residual_final (signed (E + D − E₀)/E₀ at the end; the maxima are the ledger's) and the final
 // ledger [J]: energy_initial_J, energy_kinetic_trans_J, energy_kinetic_rot_J, energy_normal_elastic_J,
 // energy_tangential_elastic_J, energy_normal_damping_work_J, energy_friction_work_J, energy_generated_work_J,

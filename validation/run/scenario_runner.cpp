@@ -84,6 +84,14 @@ PreparedRun PrepareScenarioRun(const RunRequest& request) {
                                DidYouMean(unused.front(), valid));
   }
 
+  // A rigid-contact scheme finds out whether it can express the model (e.g. event-driven with Coulomb friction) only
+  // when it builds its problem: one trial step from the initial state, so the refusal comes before anything runs.
+  for (const auto& integrator : run.integrators) {
+    if (!dynamic_cast<const RigidContactScheme*>(integrator.get())) continue;
+    MechanicalState trial = run.model.system->InitialState();
+    (void)integrator->Step(*run.model.system, trial, options.dt);  // InvalidParameter propagates
+    integrator->Reset();
+  }
   // Guard: dt against the model's stability estimate, for every conditionally stable (explicit fixed-step)
   // scheme — before anything runs or is written.
   const MechanicalSystem& system = *run.model.system;
@@ -185,7 +193,8 @@ nlohmann::json RunScenario(const RunRequest& request) {
     // conservative or dissipative), by more than kUnstableGrowth.
     {
       const double e0 = ledger.initial_energy(), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
-      const double growth = (system.TotalEnergy(record.final_state) - e0) / scale;
+      // (the ledger's books of the final state: the rigid problem's energy for a rigid-contact scheme)
+      const double growth = (ledger.last_terms().Energy() - e0) / scale;
       std::string why;
       if (growth > kUnstableGrowth)
         why = "the energy grew by " + InvalidParameter::FormatNumber(growth) + " of E0 without a source";

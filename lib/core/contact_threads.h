@@ -1,0 +1,31 @@
+// Contact threads: how many threads the contact loops of the large multi-body models use (OpenMP, GCC's libgomp;
+// issue 19 item 5, docs/performance.md "Both cores in one run").
+//
+// The models that use them (models/sphere_assembly.cpp) evaluate every contact into its own slot in parallel and
+// then combine the slots serially in contact order, so the floating-point operations and their order do not
+// depend on the thread count: results are bitwise identical for 1, 2, … threads (tested in
+// tests/models/sphere_assembly_threads_test.cpp). Below kParallelContactThreshold contacts a loop stays serial
+// (a parallel region costs a few µs).
+//
+// Default: one thread, unless OMP_NUM_THREADS is set (then that many) or a program calls SetContactThreads. Not
+// OpenMP's default of one thread per core: on a machine whose cores are busy (a `validate --threads 2`, other jobs) a second contact thread that has to wait for a core makes every
+// parallel region wait for it — measured 4× slower on a loaded 2-core machine (docs/performance.md). On a shared
+// machine set OMP_WAIT_POLICY=passive as well. The count is process-wide (every calling thread sees it).
+// Without OpenMP (a build whose compiler has no OpenMP runtime, e.g. the clang sanitizer build) everything runs on
+// one thread and SetContactThreads returns 1.
+#pragma once
+
+namespace impactlab {
+
+/// True when impactlab was built with OpenMP.
+bool ContactThreadsAvailable();
+/// Sets the number of threads of the contact loops (>= 1; throws InvalidParameter naming "threads" otherwise).
+/// Returns the number now in effect (1 without OpenMP).
+int SetContactThreads(int threads);
+/// The number of threads the next contact loop uses.
+int ContactThreads();
+
+/// Loops over fewer items than this stay serial.
+inline constexpr long kParallelContactThreshold = 2048;
+
+}  // namespace impactlab
