@@ -98,6 +98,7 @@ TEST_CASE("bench assembly: the LAMMPS input maps the scenario's materials, laws,
 TEST_CASE("bench assembly: keys exist and are positive, memory from a child run, LAMMPS peer or its absence named") {
   bench::AssemblyBenchOptions o;
   o.verlet_cases = {SmallCase(2, 5)};
+  o.verlet_cases[0].openmp = true;  // 1 vs 2 contact threads (64 spheres: below the parallel threshold, keys only)
   o.repetitions = 1;
   o.impactlab_executable = IMPACTLAB_BINARY;
   o.work_directory = TestDirectory("impactlab_bench_assembly_keys");
@@ -106,6 +107,12 @@ TEST_CASE("bench assembly: keys exist and are positive, memory from a child run,
   const auto& row = r["velocity_verlet"]["small"];
   CHECK(row["num_spheres"].get<int>() == 64);
   CHECK(row["ns_per_particle_step"]["median"].get<double>() > 0.0);
+  if (row["openmp_speedup_2_threads"].is_number()) {
+    CHECK(row["openmp_speedup_2_threads"].get<double>() > 0.0);
+    CHECK(row["openmp"]["same_result"].get<bool>());
+  } else {
+    MESSAGE(row["openmp_speedup_2_threads"].get<std::string>());
+  }
   if (std::filesystem::exists("/usr/bin/time")) {
     REQUIRE(row["peak_rss_bytes"].is_number());
     CHECK(row["peak_rss_per_particle_bytes"].get<double>() > 0.0);

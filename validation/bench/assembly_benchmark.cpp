@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "bench/child_process.h"
 #include "bench/lammps_peer.h"
 #include "bench/timing.h"
+#include "core/contact_threads.h"
 #include "core/errors.h"
 #include "models/sphere_assembly.h"
 #include "registry/registries.h"
@@ -134,13 +136,13 @@ AssemblyBenchOptions DefaultAssemblyBenchOptions(bool quick) {
   AssemblyBenchOptions o;
   const std::string dir = "validation/scenarios/";
   if (quick) {
-    o.verlet_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 5, 20, true},
-                      {"1e4", dir + "sphere_assembly_1e4.toml", {}, 5, 10, false}};
+    o.verlet_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 5, 20, true, false},
+                      {"1e4", dir + "sphere_assembly_1e4.toml", {}, 5, 10, false, true}};
     return o;
   }
-  o.verlet_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 10, 100, true},
-                    {"1e4", dir + "sphere_assembly_1e4.toml", {}, 10, 50, false},
-                    {"1e5", dir + "sphere_assembly_1e5.toml", {}, 5, 20, false}};
+  o.verlet_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 10, 100, true, false},
+                    {"1e4", dir + "sphere_assembly_1e4.toml", {}, 10, 50, false, false},
+                    {"1e5", dir + "sphere_assembly_1e5.toml", {}, 5, 20, false, true}};
   o.simo_tarnow_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 0, 1, false},
                          {"1e4", dir + "sphere_assembly_1e4.toml", {}, 0, 1, false}};
   return o;
@@ -230,6 +232,40 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
       }
       row["assembly_vs_lammps_ratio"] = SpreadOf(ratios).ToJson();
       if (c.compare_with_lammps) row["lammps"]["agreement"] = CompareStates(*model, start, work_state, last_lammps);
+    }
+    if (c.openmp) {
+      if (!ContactThreadsAvailable()) {
+        row["openmp_speedup_2_threads"] = "not measured (built without OpenMP)";
+      } else {
+        if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / 1 vs 2 contact threads\n";
+        const int before = ContactThreads();
+        std::vector<double> one, two, speedup;
+        MechanicalState end_one, end_two;
+        for (int rep = 0; rep < o.repetitions; ++rep) {
+          for (const int threads : {1, 2}) {
+            SetContactThreads(threads);
+            integrator->Reset();
+            work_state.AssignFrom(start);
+            const auto t0 = Clock::now();
+            Advance(*model, *integrator, dt, c.timed_steps, work_state);
+            const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+            (threads == 1 ? one : two).push_back(1e9 * s / (static_cast<double>(c.timed_steps) * n));
+            (threads == 1 ? end_one : end_two) = work_state;
+          }
+          speedup.push_back(one.back() / two.back());
+        }
+        SetContactThreads(before);
+        const auto same = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+          return a.size() == b.size() &&
+                 std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+        };
+        row["openmp"] = {{"ns_per_particle_step_1_thread", SpreadOf(one).ToJson()},
+                         {"ns_per_particle_step_2_threads", SpreadOf(two).ToJson()},
+                         {"speedup", SpreadOf(speedup).ToJson()},
+                         {"same_result", same(end_one.q, end_two.q) && same(end_one.v, end_two.v) &&
+                                             same(end_one.z, end_two.z)}};
+        row["openmp_speedup_2_threads"] = SpreadOf(speedup).median;
+      }
     }
     if (!o.impactlab_executable.empty()) {
       if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / peak memory (child run)\n";

@@ -11,6 +11,10 @@
 // Peak memory: a child `impactlab run SCENARIO --set t_end=2dt --integrator NAME` (the whole program: model,
 // driver, energy ledger) measured by wait4's ru_maxrss (child_process.h); per particle = peak RSS / N, so at 10³
 // it is dominated by the program's fixed ≈ 15 MB. LAMMPS's the same way (the peak RSS of its timing runs).
+// OpenMP (issue 19 item 5, core/contact_threads.h): for the cases marked `openmp`, the same timed steps with 1 and
+// with 2 contact threads, interleaved per repetition; openmp_speedup_2_threads = median of t(1)/t(2), and
+// openmp_same_result = the final states of both are bitwise equal. Needs a free second core: on a loaded machine a
+// second contact thread waits for a core (the header of core/contact_threads.h); `uptime` belongs next to it.
 // Simo–Tarnow (a child `impactlab run` of one step, ru_maxrss and its wall_time_s): the midpoint family's Newton
 // uses a dense forward-difference Jacobian through the contact seam (docs/sphere-assembly.md), O(N²) memory and
 // O(N³) time per step; the child runs under an address-space limit and a timeout, and a run that exceeds either is
@@ -31,6 +35,7 @@ struct AssemblyCase {
   long warmup_steps = 10;
   long timed_steps = 100;
   bool compare_with_lammps = false;    ///< also compare the final state with LAMMPS's (small cases)
+  bool openmp = false;                 ///< also time 1 vs 2 contact threads (core/contact_threads.h)
 };
 
 struct AssemblyBenchOptions {
