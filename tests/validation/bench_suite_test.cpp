@@ -8,6 +8,7 @@
 
 #include "bench/bench_suite.h"
 #include "bench/matched_energy_benchmark.h"
+#include "bench/sweep_benchmark.h"
 #include "core/errors.h"
 
 using namespace impactlab;
@@ -103,4 +104,11 @@ TEST_CASE("bench: matched energy accuracy picks the cheapest setting of each lad
   // Simo–Tarnow conserves the energy of the undamped chain to round-off at the coarsest step it survives.
   CHECK(r["schemes"]["simo_tarnow"]["max_energy_error"].get<double>() < 1e-12);
   CHECK(r["matched_energy_accuracy_vs_verlet_ratio"]["velocity_verlet"].get<double>() == 1.0);
+}
+
+TEST_CASE("bench: the sweep group finds 1- and 2-thread results identical apart from the wall-time column") {
+  const nlohmann::json s = bench::RunSweepScaling(true);
+  CHECK(s["identical_results"].get<bool>());
+  CHECK(s["wall_s_1_thread"].get<double>() > 0.0);
+  CHECK(s["wall_s_2_threads"].get<double>() > 0.0);
 }
