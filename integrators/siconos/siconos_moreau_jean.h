@@ -21,7 +21,7 @@
 // u⁺ = H_α v_{n+1}, so −u⁺/u⁻ = e to the LCP's round-off when H_α is constant (walls, 1-D pairs); t = t_n, the step
 // start. A contact is activated when its predicted gap y_n + h/2 ẏ_n ≤ 0, so for an impact at t* in free flight
 // t_n − t* ∈ [−h/2, h/2] up to O(h²) (the gap's curvature). The impulse of that step also carries the smooth force
-// of the step: P = m*(u⁺ − u⁻) − h (H M⁻¹ f) for one contact (m* = (H M⁻¹ Hᵀ)⁻¹). A contact that stays closed keeps P_α > 0 over later steps (resting contact):
+// of the step: P = m*(u⁺ − u⁻ − h H M⁻¹ f) for one contact (m* = (H M⁻¹ Hᵀ)⁻¹). A contact that stays closed keeps P_α > 0 over later steps (resting contact):
 // those are not new impacts.
 //
 // The Siconos problem is built at the first Step from the model and the state, and rebuilt whenever the state
