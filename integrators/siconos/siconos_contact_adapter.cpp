@@ -4,6 +4,7 @@
 #include <SolverOptions.h>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -178,7 +179,70 @@ struct SiconosContactAdapter::Impl {
   int interactions = 0;
   int solver_iterations = 0;
   double solver_residual = 0.0;
+  // Per Interaction: u = H(q) v (the normal row), the Interaction, whether it carried an impulse in the last step.
+  std::vector<std::function<double(const Eigen::VectorXd&, const Eigen::VectorXd&)>> normal_velocity;
+  std::vector<SP::Interaction> links;
+  std::vector<char> was_pushing;
+  std::vector<SiconosContactImpact> step_impacts;
+  long problems = 0, problem_iterations = 0;
+  Eigen::VectorXd mass, force;
+  double h = 0.0;
+
+  // The impulse that counts as an impact: above round-off of the momenta the step moves, 64 ε max_i(m_i |v_i| + h |f_i|)
+  // (touching contacts that carry no load get ±1e-18-sized impulses from the LCP: not impacts).
+  double ImpulseRoundOff(const Eigen::VectorXd& v, double step) const {
+    const double scale = (mass.cwiseProduct(v).cwiseAbs() + step * force.cwiseAbs()).maxCoeff();
+    return 64.0 * std::numeric_limits<double>::epsilon() * scale;
+  }
+
+  void Link(const SP::NonSmoothLaw& law, const SP::Relation& relation,
+            std::function<double(const Eigen::VectorXd&, const Eigen::VectorXd&)> u) {
+    auto inter = std::make_shared<Interaction>(law, relation);
+    nsds->link(inter, ds);
+    links.push_back(inter);
+    normal_velocity.push_back(std::move(u));
+    was_pushing.push_back(0);
+    ++interactions;
+  }
+  // Normal impulse λ_α(1)[0] of Interaction α when it is in the index set of the velocity-level problem, else 0.
+  double NormalImpulse(Simulation& sim, size_t a) const {
+    const SP::InteractionsGraph index_set = sim.indexSet(1);
+    if (!index_set || !index_set->is_vertex(links[a])) return 0.0;
+    const SP::SiconosVector lambda = links[a]->lambda(1);
+    return lambda ? lambda->getValue(0) : 0.0;
+  }
+  long IterationsDone(const SP::OneStepNSProblem& problem) const {
+    if (!problem) return 0;
+    const SP::SolverOptions options = problem->numericsSolverOptions();
+    return options ? options->iparam[SICONOS_IPARAM_ITER_DONE] : 0;
+  }
 };
+
+namespace {
+
+// u = H v of a declared contact term (the normal row of its relation, header comment).
+std::function<double(const Eigen::VectorXd&, const Eigen::VectorXd&)> TermNormalVelocity(const ContactTerm& term,
+                                                                                          const Eigen::VectorXd& q0) {
+  if (term.kind == ContactTerm::Kind::kWall) {
+    return [term](const Eigen::VectorXd&, const Eigen::VectorXd& v) {
+      double u = 0.0;
+      for (const auto& jg : term.wall_gradient) u -= jg.second * v[jg.first];
+      return u;
+    };
+  }
+  if (term.dim == 1) {
+    const double s = PairSeparation(term, q0)[0] >= 0.0 ? 1.0 : -1.0;
+    return [term, s](const Eigen::VectorXd&, const Eigen::VectorXd& v) {
+      return s * (v[term.first_b] - v[term.first_a]);
+    };
+  }
+  return [term](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+    const Eigen::VectorXd d = PairSeparation(term, q);
+    return (d / d.norm()).dot(v.segment(term.first_b, term.dim) - v.segment(term.first_a, term.dim));
+  };
+}
+
+}  // namespace
 
 SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const SiconosSchemeSettings& settings,
                                              double h)
@@ -187,6 +251,9 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
   m.settings = settings;
   m.n = data.q.size();
   m.impulse = Eigen::VectorXd::Zero(m.n);
+  m.mass = data.mass;
+  m.force = data.force;
+  m.h = h;
   try {
     const auto n = static_cast<unsigned>(m.n);
     auto mass = std::make_shared<SimpleMatrix>(n, n);
@@ -205,11 +272,9 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
     m.ds->setFExtPtr(ToSiconos(data.force));
     m.nsds = std::make_shared<NonSmoothDynamicalSystem>(data.t0, data.t0 + 1e9 * h);
     m.nsds->insertDynamicalSystem(m.ds);
-    for (const ContactTerm& term : data.terms) {
-      auto law = std::make_shared<NewtonImpactNSL>(settings.restitution);
-      m.nsds->link(std::make_shared<Interaction>(law, MakeRelation(term, data.q)), m.ds);
-      ++m.interactions;
-    }
+    for (const ContactTerm& term : data.terms)
+      m.Link(std::make_shared<NewtonImpactNSL>(settings.restitution), MakeRelation(term, data.q),
+             TermNormalVelocity(term, data.q));
     const bool frictional = data.frictional != nullptr && data.frictional->num_frictional_contacts() > 0;
     if (frictional) {
       const FrictionalContactStructure& model = *data.frictional;
@@ -223,8 +288,13 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
         else
           law = std::make_shared<NewtonImpactNSL>(settings.restitution);
         auto relation = std::make_shared<FrictionalContactRelation>(model, a, m.n, rows);
-        m.nsds->link(std::make_shared<Interaction>(law, relation), m.ds);
-        ++m.interactions;
+        const FrictionalContactStructure* declared = &model;
+        m.Link(law, relation, [declared, a](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+          double gap = 0.0;
+          Eigen::MatrixXd jacobian;
+          declared->DeclareFrictionalContact(a, q, gap, jacobian);
+          return jacobian.row(0).dot(v);
+        });
       }
     }
     auto td = std::make_shared<TimeDiscretisation>(data.t0, h);
@@ -284,10 +354,21 @@ SiconosContactAdapter::~SiconosContactAdapter() {
 void SiconosContactAdapter::Advance(double t_target, std::vector<SiconosImpact>* impacts) {
   Impl& m = *impl_;
   try {
+    m.step_impacts.clear();
+    m.problems = 0;
+    m.problem_iterations = 0;
     if (m.time_stepping) {
+      Eigen::VectorXd q_start, v_start;
+      Read(q_start, v_start);
+      const double t_start = m.time_stepping->startingTime();
       m.time_stepping->computeOneStep();
       m.solver_iterations = 0;
       m.solver_residual = 0.0;
+      const SP::OneStepNSProblem problem = m.time_stepping->oneStepNSProblem(SICONOS_OSNSP_TS_VELOCITY);
+      if (problem && problem->hasInteractions()) {
+        m.problems = 1;
+        m.problem_iterations = m.IterationsDone(problem);
+      }
       if (m.friction_contact && m.friction_contact->hasInteractions()) {
         const SP::SolverOptions options = m.friction_contact->numericsSolverOptions();
         m.solver_iterations = options->iparam[SICONOS_IPARAM_ITER_DONE];
@@ -295,6 +376,18 @@ void SiconosContactAdapter::Advance(double t_target, std::vector<SiconosImpact>*
       }
       const SP::SiconosVector p = m.ds->p(1);
       m.impulse = p ? FromSiconos(*p, m.n) : Eigen::VectorXd::Zero(m.n);
+      // Impacts of the step: a contact pushing (P_α > 0) that did not push in the previous step.
+      Eigen::VectorXd q_end, v_end;
+      Read(q_end, v_end);
+      const double round_off = m.ImpulseRoundOff(v_start, m.h);
+      for (size_t a = 0; a < m.links.size(); ++a) {
+        const double impulse = m.NormalImpulse(*m.time_stepping, a);
+        const bool pushing = impulse > round_off;
+        if (pushing && !m.was_pushing[a])
+          m.step_impacts.push_back({t_start, static_cast<int>(a), m.normal_velocity[a](q_start, v_start),
+                                    m.normal_velocity[a](q_end, v_end), impulse});
+        m.was_pushing[a] = pushing ? 1 : 0;
+      }
       m.time_stepping->nextStep();
       return;
     }
@@ -307,7 +400,21 @@ void SiconosContactAdapter::Advance(double t_target, std::vector<SiconosImpact>*
       const Eigen::VectorXd v_before = FromSiconos(*m.ds->velocity(), m.n);
       sim.processEvents();
       const Eigen::VectorXd v_after = FromSiconos(*m.ds->velocity(), m.n);
-      if (impacts && v_after != v_before) impacts->push_back({t_event, v_before, v_after});
+      if (v_after != v_before) {
+        // A nonsmooth event: the impact LCP gave the contacts of the index set I_1 their impulses λ_α(1).
+        SiconosImpact impact{t_event, v_before, v_after, {}};
+        const Eigen::VectorXd q_event = FromSiconos(*m.ds->q(), m.n);
+        const double round_off = m.ImpulseRoundOff(v_before, 0.0);
+        for (size_t a = 0; a < m.links.size(); ++a) {
+          const double impulse = m.NormalImpulse(sim, a);
+          if (!(impulse > round_off)) continue;
+          impact.contacts.push_back({t_event, static_cast<int>(a), m.normal_velocity[a](q_event, v_before),
+                                     m.normal_velocity[a](q_event, v_after), impulse});
+        }
+        ++m.problems;
+        m.problem_iterations += m.IterationsDone(sim.oneStepNSProblem(SICONOS_OSNSP_ED_IMPACT));
+        if (impacts) impacts->push_back(std::move(impact));
+      }
       if (++events > 100000)
         throw std::runtime_error("more than 1e5 events in one step (an accumulation of impacts)");
     }
@@ -328,6 +435,11 @@ void SiconosContactAdapter::Read(Eigen::VectorXd& q, Eigen::VectorXd& v) const {
 int SiconosContactAdapter::last_solver_iterations() const { return impl_->solver_iterations; }
 double SiconosContactAdapter::last_solver_residual() const { return impl_->solver_residual; }
 const Eigen::VectorXd& SiconosContactAdapter::last_impulse() const { return impl_->impulse; }
+const std::vector<SiconosContactImpact>& SiconosContactAdapter::last_step_impacts() const {
+  return impl_->step_impacts;
+}
+long SiconosContactAdapter::last_problems() const { return impl_->problems; }
+long SiconosContactAdapter::last_problem_iterations() const { return impl_->problem_iterations; }
 int SiconosContactAdapter::num_interactions() const { return impl_->interactions; }
 
 }  // namespace impactlab

@@ -59,10 +59,19 @@ struct SiconosSchemeSettings {
   double abs_tol = 1e-12;
 };
 
-/// A velocity jump processed by the event-driven scheme.
+/// One contact's share of an impact: u = H_α(q) v, the normal relative velocity (ẏ_α, > 0 opening), before and
+/// after, and the normal impulse P_α (Siconos' λ_α at the velocity level, Interaction::lambda(1)).
+struct SiconosContactImpact {
+  double t = 0.0;
+  int contact = 0;  ///< the Interaction's index: the unilateral terms in declaration order, then frictional contacts
+  double u_minus = 0.0, u_plus = 0.0, impulse = 0.0;
+};
+
+/// A velocity jump processed by the event-driven scheme, with the contacts that received an impulse in it.
 struct SiconosImpact {
   double t = 0.0;
   Eigen::VectorXd v_before, v_after;
+  std::vector<SiconosContactImpact> contacts;
 };
 
 class SiconosContactAdapter {
@@ -83,6 +92,15 @@ class SiconosContactAdapter {
   double last_solver_residual() const;
   /// Generalized impulse p = Σ Hᵀ P of the last Moreau–Jean step (zero when no contact was active).
   const Eigen::VectorXd& last_impulse() const;
+  /// Moreau–Jean: the contacts whose normal impulse became positive (above the round-off 64 ε max_i(m_i|v_i| + h|f_i|))
+  /// in the last step after a step without one
+  /// (u⁻ = H v_n at the step start t_n, u⁺ = H v_{n+1}, t = t_n). Empty for the event-driven scheme.
+  const std::vector<SiconosContactImpact>& last_step_impacts() const;
+  /// Nonsmooth problems solved in the last Advance with at least one active contact, and their solver iterations
+  /// (Lemke pivots or FC3D sweeps as Siconos/Numerics reports them in iparam[SICONOS_IPARAM_ITER_DONE]).
+  /// Event-driven: the impact LCPs of the located impacts.
+  long last_problems() const;
+  long last_problem_iterations() const;
   int num_interactions() const;
 
  private:

@@ -66,10 +66,16 @@ EnergyTerms SiconosEventDriven::RigidEnergyBooks(const MechanicalSystem& system,
   return SiconosRigidEnergyBooks(system, s);
 }
 
-void SiconosEventDriven::Reset() {
+void SiconosEventDriven::DropProblem() {
   adapter_.reset();
   built_for_ = nullptr;
+}
+
+void SiconosEventDriven::Reset() {
+  DropProblem();
   impacts_.clear();
+  rigid_impacts_.clear();
+  problem_statistics_ = {};
 }
 
 StepResult SiconosEventDriven::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
@@ -79,7 +85,7 @@ StepResult SiconosEventDriven::DoStep(const MechanicalSystem& system, Mechanical
   step_impacts_.clear();
   try {
     if (!adapter_ || built_for_ != &system || !SameStep(h, built_h_) || !last_.SameValues(before)) {
-      Reset();
+      DropProblem();  // a new step size or a state handed in that is not the last one: rebuild, keep the impacts
       const SiconosModelData data = ExtractSiconosModel(name(), system, before);
       if (data.frictional) RefuseFriction(name(), system, *data.frictional);
       mass_ = data.mass;
@@ -94,10 +100,10 @@ StepResult SiconosEventDriven::DoStep(const MechanicalSystem& system, Mechanical
     }
     adapter_->Advance(t_target, &step_impacts_);
   } catch (const InvalidParameter&) {
-    Reset();
+    DropProblem();
     throw;  // the model cannot be expressed: a user error, not a step failure
   } catch (const std::exception& e) {
-    Reset();
+    DropProblem();
     result.status = StepStatus::kFailed;
     result.cause = StepFailureCause::kSiconosFailure;
     result.message = std::string("Siconos event-driven step failed: ") + e.what();
@@ -109,7 +115,11 @@ StepResult SiconosEventDriven::DoStep(const MechanicalSystem& system, Mechanical
                   DiagonalKineticEnergy(mass_, jump.v_before) - DiagonalKineticEnergy(mass_, jump.v_after)};
     dissipated += impact.kinetic_energy_loss;
     impacts_.push_back(std::move(impact));
+    for (const SiconosContactImpact& c : jump.contacts)
+      rigid_impacts_.push_back({c.t, c.contact, c.u_minus, c.u_plus, c.impulse});
   }
+  problem_statistics_.problems += adapter_->last_problems();
+  problem_statistics_.iterations += adapter_->last_problem_iterations();
   adapter_->Read(state.q, state.v);
   state.t = t_target;
   state.dissipated = dissipated;

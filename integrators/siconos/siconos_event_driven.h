@@ -14,7 +14,8 @@
 // A single impact thus gives ẏ⁺ = −e ẏ⁻ to the LCP's round-off, at the located impact time; the smooth phases
 // are as accurate as LSODAR's tolerances (scenario keys siconos_rtol, siconos_atol). One Step(h) processes every
 // event in (t, t + h] and stops exactly at t + h (a time-discretisation event of Siconos); impacts() keeps the
-// velocity jumps. Accumulations of impacts (a ball coming to rest: Zeno) are beyond an event-driven scheme
+// velocity jumps, rigid_impacts() each contact's share of them (u⁻, u⁺ = H_α v before and after the impact LCP, and
+// its impulse P_α; integrators/rigid_contact_scheme.h). Accumulations of impacts (a ball coming to rest: Zeno) are beyond an event-driven scheme
 // (the step fails after 1e5 events): use siconos_moreau_jean there.
 #pragma once
 
@@ -53,8 +54,11 @@ class SiconosEventDriven final : public Integrator, public RigidContactScheme {
   EnergyTerms RigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) const override;
   void Reset() override;
   const Options& options() const { return options_; }
-  /// Every impact since the Siconos problem was (re)built, in time order.
+  /// Every impact since the last Reset() (the start of a run), in time order.
   const std::vector<Impact>& impacts() const { return impacts_; }
+  /// The contacts that received an impulse at those impacts: u⁻, u⁺ at the located impact time.
+  const std::vector<RigidImpact>& rigid_impacts() const override { return rigid_impacts_; }
+  RigidProblemStatistics problem_statistics() const override { return problem_statistics_; }
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
@@ -66,7 +70,11 @@ class SiconosEventDriven final : public Integrator, public RigidContactScheme {
   const MechanicalSystem* built_for_ = nullptr;
   MechanicalState last_;
   std::vector<Impact> impacts_;
+  std::vector<RigidImpact> rigid_impacts_;
+  RigidProblemStatistics problem_statistics_;
   std::vector<SiconosImpact> step_impacts_;
+
+  void DropProblem();  ///< forget the Siconos problem, keep the run's impacts
 };
 
 }  // namespace impactlab

@@ -49,6 +49,8 @@ EnergyTerms SiconosMoreauJean::RigidEnergyBooks(const MechanicalSystem& system, 
 void SiconosMoreauJean::Reset() {
   adapter_.reset();
   built_for_ = nullptr;
+  rigid_impacts_.clear();
+  problem_statistics_ = {};
 }
 
 StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
@@ -56,7 +58,7 @@ StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalS
   StepResult result;
   try {
     if (!adapter_ || built_for_ != &system || !SameStep(h, built_h_) || !last_.SameValues(before)) {
-      adapter_.reset();
+      adapter_.reset();  // rebuilt: the run's impacts are kept
       SiconosSchemeSettings settings;
       settings.scheme = SiconosScheme::kMoreauJean;
       settings.theta = options_.theta;
@@ -67,10 +69,12 @@ StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalS
     }
     adapter_->Advance(before.t + h, nullptr);
   } catch (const InvalidParameter&) {
-    Reset();
+    adapter_.reset();
+    built_for_ = nullptr;
     throw;  // the model cannot be expressed: a user error, not a step failure
   } catch (const std::exception& e) {
-    Reset();
+    adapter_.reset();
+    built_for_ = nullptr;
     result.status = StepStatus::kFailed;
     result.cause = StepFailureCause::kSiconosFailure;
     result.message = std::string("Siconos Moreau-Jean step failed: ") + e.what();
@@ -83,6 +87,10 @@ StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalS
   system.UpdateHistory(before, state);
   // One LCP per step (Lemke), or the FC3D Gauss–Seidel sweeps of the friction-contact problem.
   stats_.newton_iterations += std::max(1, adapter_->last_solver_iterations());
+  for (const SiconosContactImpact& c : adapter_->last_step_impacts())
+    rigid_impacts_.push_back({c.t, c.contact, c.u_minus, c.u_plus, c.impulse});
+  problem_statistics_.problems += adapter_->last_problems();
+  problem_statistics_.iterations += adapter_->last_problem_iterations();
   last_.AssignFrom(state);
   return result;
 }

@@ -16,11 +16,20 @@
 // laws are calibrated to; e_n on the sphere models). Smooth phases: second order for θ = ½ (trapezoidal rule),
 // first order otherwise; through impacts first order (an impact is resolved at the end of its step).
 //
+// Impacts (rigid_impacts(), integrators/rigid_contact_scheme.h): a step in which contact α's normal impulse P_α
+// becomes positive after a step without one, with u⁻ = H_α v_n (the velocity Newton's law acts on) and
+// u⁺ = H_α v_{n+1}, so −u⁺/u⁻ = e to the LCP's round-off when H_α is constant (walls, 1-D pairs); t = t_n, the step
+// start. A contact is activated when its predicted gap y_n + h/2 ẏ_n ≤ 0, so for an impact at t* in free flight
+// t_n − t* ∈ [−h/2, h/2] up to O(h²) (the gap's curvature). The impulse of that step also carries the smooth force
+// of the step: P = m*(u⁺ − u⁻ − h H M⁻¹ f) for one contact (m* = (H M⁻¹ Hᵀ)⁻¹). A contact that stays closed keeps P_α > 0 over later steps (resting contact):
+// those are not new impacts.
+//
 // The Siconos problem is built at the first Step from the model and the state, and rebuilt whenever the state
 // handed in is not the one the previous Step returned or h changes (a driver retry, a new run).
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "integrators/integrator.h"
 #include "integrators/rigid_contact_scheme.h"
@@ -46,6 +55,8 @@ class SiconosMoreauJean final : public Integrator, public RigidContactScheme {
   EnergyTerms RigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) const override;
   void Reset() override;
   const Options& options() const { return options_; }
+  const std::vector<RigidImpact>& rigid_impacts() const override { return rigid_impacts_; }
+  RigidProblemStatistics problem_statistics() const override { return problem_statistics_; }
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
@@ -55,6 +66,8 @@ class SiconosMoreauJean final : public Integrator, public RigidContactScheme {
   double built_h_ = 0.0;
   const MechanicalSystem* built_for_ = nullptr;
   MechanicalState last_;  ///< the state the last Step returned (continuation check)
+  std::vector<RigidImpact> rigid_impacts_;
+  RigidProblemStatistics problem_statistics_;
 };
 
 }  // namespace impactlab
