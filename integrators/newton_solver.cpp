@@ -1,5 +1,6 @@
 #include "integrators/newton_solver.h"
 
+#include <Eigen/IterativeLinearSolvers>
 #include <Eigen/LU>
 #include <Eigen/SparseLU>
 #include <algorithm>
@@ -21,14 +22,18 @@ void NewtonOptions::Validate() const {
   if (!(stagnation_tolerance >= residual_tolerance && stagnation_tolerance < 1e-3))
     throw InvalidParameter("newton_stagnation_tolerance", stagnation_tolerance, "[residual_tolerance, 1e-3)");
   if (max_backtracks < 0) throw InvalidParameter("newton_max_backtracks", max_backtracks, ">= 0");
+  if (!(linear_tolerance > 0.0 && linear_tolerance <= 1e-6))
+    throw InvalidParameter("newton_linear_tolerance", linear_tolerance, "(0, 1e-6]");
+  if (linear_max_iterations < 1)
+    throw InvalidParameter("newton_linear_max_iterations", linear_max_iterations, ">= 1");
 }
 
 // Linear solves of one Newton solve. (A + u wᵀ) d = b by Sherman–Morrison on an LU of A: dense partial-pivoting
 // LU for small systems (the sparse machinery costs more than the arithmetic there), Eigen::SparseLU otherwise,
-// with the symbolic analysis (COLAMD ordering) reused while the sparsity pattern does not change. Kept in the
-// workspace between solves; all buffers are reused.
+// with the symbolic analysis (COLAMD ordering) reused while the sparsity pattern does not change, or BiCGSTAB
+// (NewtonOptions::linear_solver). Kept in the workspace between solves; all buffers are reused.
 struct NewtonWorkspace::LinearSolver {
-  bool Solve(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d) {
+  bool Solve(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d, const NewtonOptions& o) {
     const Eigen::Index n = j.matrix.rows();
     if (n <= kDenseLimit) {
       dense_ = j.matrix;  // reuses storage
@@ -46,6 +51,9 @@ struct NewtonWorkspace::LinearSolver {
       a_.makeCompressed();
       a = &a_;
     }
+    if (o.linear_solver == NewtonLinearSolver::kBiCgStabDiagonal)
+      return SolveIteratively(bicgstab_diagonal_, *a, j, b, d, o);
+    if (o.linear_solver == NewtonLinearSolver::kBiCgStabIlut) return SolveIteratively(bicgstab_ilut_, *a, j, b, d, o);
     if (!SamePattern(*a)) {
       sparse_lu_.analyzePattern(*a);
       pattern_ = *a;
@@ -72,6 +80,27 @@ struct NewtonWorkspace::LinearSolver {
 
  private:
   static constexpr Eigen::Index kDenseLimit = 24;
+  /// An iterate of BiCGSTAB is accepted when its relative residual is below this even if the requested
+  /// linear_tolerance was not reached (round-off floor); Newton's own test judges the result.
+  static constexpr double kIterativeAcceptance = 1e-8;
+  template <class Iterative>
+  static bool SolveIteratively(Iterative& solver, const Eigen::SparseMatrix<double>& a, const NewtonJacobian& j,
+                               const Eigen::VectorXd& b, Eigen::VectorXd& d, const NewtonOptions& o) {
+    solver.setTolerance(o.linear_tolerance);
+    solver.setMaxIterations(o.linear_max_iterations);
+    solver.compute(a);
+    if (solver.info() != Eigen::Success) return false;
+    auto solve = [&](const Eigen::VectorXd& rhs, Eigen::VectorXd& x) {
+      x = solver.solve(rhs);
+      return x.allFinite() && (solver.info() == Eigen::Success || solver.error() <= kIterativeAcceptance);
+    };
+    if (!solve(b, d)) return false;
+    if (j.u.size() > 0) {
+      Eigen::VectorXd z;
+      if (!solve(j.u, z) || !ShermanMorrison(j, z, d)) return false;
+    }
+    return true;
+  }
   static bool ShermanMorrison(const NewtonJacobian& j, const Eigen::VectorXd& z, Eigen::VectorXd& d) {
     const double denom = 1.0 + j.w.dot(z);
     if (!(std::abs(denom) > 1e-14)) return false;
@@ -92,6 +121,8 @@ struct NewtonWorkspace::LinearSolver {
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> sparse_lu_;
   Eigen::SparseMatrix<double> pattern_;
   bool analysed_ = false;
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab_diagonal_;
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::IncompleteLUT<double>> bicgstab_ilut_;
 };
 
 NewtonWorkspace::NewtonWorkspace() : linear_(std::make_unique<LinearSolver>()) {}
@@ -200,7 +231,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
       return rep;
     }
     neg_r = -r;
-    if (!linear.Solve(jac, neg_r, d)) {
+    if (!linear.Solve(jac, neg_r, d, o)) {
       rep.cause = StepFailureCause::kSingularNewtonMatrix;
       rep.message = "singular Newton matrix after " + std::to_string(it) + " iterations: " +
                     FormatResidualHistory(rep.residual_history, o.residual_tolerance);

@@ -15,6 +15,12 @@
 // Anything else after max_iterations is reported as not converged: the caller turns it into
 // StepStatus::kRetrySmallerStep and never accepts it silently.
 //
+// Linear solver of J d = −R (NewtonLinearSolver, scenario key newton_linear_solver): n ≤ 24 always the dense
+// partial-pivoting LU; above that Eigen::SparseLU (kDirect, default), or BiCGSTAB [van der Vorst 1992] with a
+// Jacobi (diagonal) or an incomplete-LU (IncompleteLUT [Saad 1994]) preconditioner, iterated to
+// ‖J d + R‖₂ ≤ linear_tolerance · ‖R‖₂. An inexact d only changes the iterates: the acceptance test above is
+// the same, so a converged step meets the same tolerance (measured choice: docs/performance.md).
+//
 // Alternative back end: SUNDIALS KINSOL (Newton with line search, dense direct linear solver), selected
 // by NonlinearSolverKind::kKinsol (scenario key nonlinear_solver = "kinsol"); it uses the same residual and
 // Jacobian callbacks and the same final acceptance test.
@@ -32,6 +38,13 @@ namespace impactlab {
 
 enum class NonlinearSolverKind { kNewtonSparseLu, kKinsol };
 
+/// How J d = −R is solved above 24 unknowns (below: dense LU whatever this says).
+enum class NewtonLinearSolver {
+  kDirect,            ///< Eigen::SparseLU (COLAMD), symbolic analysis reused while the pattern is unchanged
+  kBiCgStabDiagonal,  ///< Eigen::BiCGSTAB, Jacobi preconditioner
+  kBiCgStabIlut,      ///< Eigen::BiCGSTAB, IncompleteLUT preconditioner (drop tolerance and fill Eigen's defaults)
+};
+
 struct NewtonOptions {
   int max_iterations = 40;
   double residual_tolerance = 2.5e-16;  ///< relative to the residual scale (~ε: the round-off floor)
@@ -39,6 +52,9 @@ struct NewtonOptions {
   double stagnation_tolerance = 1e-12;  ///< residual accepted at a round-off-level step
   int max_backtracks = 10;
   NonlinearSolverKind kind = NonlinearSolverKind::kNewtonSparseLu;
+  NewtonLinearSolver linear_solver = NewtonLinearSolver::kDirect;
+  double linear_tolerance = 1e-14;  ///< relative residual of the iterative linear solves, (0, 1e-6]
+  int linear_max_iterations = 500;  ///< BiCGSTAB iterations per linear solve, ≥ 1
   /// Throws InvalidParameter naming the field, value and range.
   void Validate() const;
 };
