@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "system/contact_block_difference.h"
+#include "system/discrete_contact_jacobian.h"
 #include "system/pair_potential_structure.h"
 
 namespace impactlab {
@@ -64,30 +66,27 @@ class MidpointResidual final : public NewtonSystem {
   DiscreteForceEvaluation& eval_;
 };
 
-// R(q₁) = (2M/h²)(Δq − h v_n) + F̄(state_n, q₁) for a DiscreteContactSystem; forward-difference Jacobian.
+// Above this many unknowns a model offering DiscreteContactJacobian gets the sparse block Jacobian; at or below it
+// the dense forward difference is kept (the single-contact sphere models: their iterates stay bitwise those of
+// before, and the dense LU of newton_solver.h takes that size anyway).
+constexpr Eigen::Index kDenseContactJacobianLimit = 24;
+
+// R(q₁) = (2M/h²)(Δq − h v_n) + F̄(state_n, q₁) for a DiscreteContactSystem; J = 2M/h² + ∂F̄/∂q₁ from the model's
+// contact blocks (system/discrete_contact_jacobian.h), else by forward differences of R column by column.
 class ContactStepResidual final : public NewtonSystem {
  public:
   ContactStepResidual(const DiscreteContactSystem& contacts, const MechanicalState& before, double h,
-                      DiscreteGradientForm form, long& evaluations)
-      : contacts_(contacts), before_(before), m_(contacts.DiscreteMassDiagonal()), h_(h), form_(form),
-        evaluations_(evaluations) {}
+                      DiscreteGradientForm form, long& evaluations, ContactStepWorkspace& work)
+      : contacts_(contacts), blocks_(dynamic_cast<const DiscreteContactJacobian*>(&contacts)), before_(before),
+        m_(contacts.DiscreteMassDiagonal()), h_(h), form_(form), evaluations_(evaluations), work_(work) {}
   double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
     const double s = Residual(q1, r, eval_);
     if (j) {
-      const Eigen::Index n = q1.size();
-      Eigen::MatrixXd dense(n, n);
-      Eigen::VectorXd qp = q1, rp(n);
       const double motion = (q1 - before_.q).lpNorm<Eigen::Infinity>() + h_ * before_.v.lpNorm<Eigen::Infinity>();
-      for (Eigen::Index c = 0; c < n; ++c) {
-        // Step: √ε relative to the coordinate's own size and to the motion of the step.
-        const double e = 1.5e-8 * std::max({std::abs(q1[c]), motion, 1e-300});
-        qp[c] = q1[c] + e;
-        const double ec = qp[c] - q1[c];  // the step actually represented
-        Residual(qp, rp, probe_);
-        dense.col(c) = (rp - r) / ec;
-        qp[c] = q1[c];
-      }
-      j->matrix = dense.sparseView();
+      if (blocks_ && q1.size() > kDenseContactJacobianLimit)
+        BlockJacobian(q1, motion, *j);
+      else
+        DenseJacobian(q1, r, motion, *j);
       j->u.resize(0);
       j->w.resize(0);
     }
@@ -96,6 +95,30 @@ class ContactStepResidual final : public NewtonSystem {
   const DiscreteContactStep& last() const { return eval_; }
 
  private:
+  // 2M/h² first (every diagonal entry present, so the pattern depends on the contact list only), then the blocks;
+  // the assembler sums duplicates in entry order and keeps the pattern while the contact list is unchanged.
+  void BlockJacobian(const Eigen::VectorXd& q1, double motion, NewtonJacobian& j) {
+    const Eigen::Index n = q1.size();
+    SparseEntries& e = work_.entries;
+    e.clear();
+    for (Eigen::Index c = 0; c < n; ++c)
+      e.emplace_back(static_cast<int>(c), static_cast<int>(c), (2.0 / (h_ * h_)) * m_[c]);
+    blocks_->AppendDiscreteStepJacobian(before_, q1, h_, form_, motion, e);
+    work_.assembler.Assemble(n, n, e, j.matrix);
+  }
+  void DenseJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& r, double motion, NewtonJacobian& j) {
+    const Eigen::Index n = q1.size();
+    Eigen::MatrixXd dense(n, n);
+    Eigen::VectorXd qp = q1, rp(n);
+    for (Eigen::Index c = 0; c < n; ++c) {
+      qp[c] = q1[c] + ForwardDifferenceStep(q1[c], motion);
+      const double ec = qp[c] - q1[c];  // the step actually represented
+      Residual(qp, rp, probe_);
+      dense.col(c) = (rp - r) / ec;
+      qp[c] = q1[c];
+    }
+    j.matrix = dense.sparseView();
+  }
   double Residual(const Eigen::VectorXd& q1, Eigen::VectorXd& r, DiscreteContactStep& eval) {
     contacts_.EvaluateDiscreteStep(before_, q1, h_, form_, eval);
     ++evaluations_;
@@ -106,11 +129,13 @@ class ContactStepResidual final : public NewtonSystem {
            (2.0 / h_) * m_.cwiseProduct(before_.v).lpNorm<Eigen::Infinity>() + eval.scale;
   }
   const DiscreteContactSystem& contacts_;
+  const DiscreteContactJacobian* blocks_;
   const MechanicalState& before_;
   Eigen::VectorXd m_;
   double h_;
   DiscreteGradientForm form_;
   long& evaluations_;
+  ContactStepWorkspace& work_;
   DiscreteContactStep eval_, probe_;
 };
 
@@ -118,13 +143,21 @@ class ContactStepResidual final : public NewtonSystem {
 
 NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
                                       Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
-                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations) {
-  ContactStepResidual residual(contacts, before, h, form, evaluations);
+                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations,
+                                      ContactStepWorkspace& workspace) {
+  ContactStepResidual residual(contacts, before, h, form, evaluations, workspace);
   const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
-  NewtonReport rep = SolveNewton(residual, q1, step_scale, options);
+  NewtonReport rep = SolveNewton(residual, q1, step_scale, options, workspace.newton);
   contacts.EvaluateDiscreteStep(before, q1, h, form, step);  // the converged iterate's books
   ++evaluations;
   return rep;
+}
+
+NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
+                                      Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
+                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations) {
+  ContactStepWorkspace workspace;
+  return SolveDiscreteContactStep(contacts, before, q1, h, form, options, step, evaluations, workspace);
 }
 
 StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& system,
@@ -140,7 +173,7 @@ StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& syste
   DiscreteContactStep step;
   long evaluations = 0;
   const NewtonReport rep = SolveDiscreteContactStep(contacts, before, q1, h, contact_form(), options_.newton, step,
-                                                    evaluations);
+                                                    evaluations, work_.contact);
   stats_.rhs_evaluations += evaluations;
   stats_.newton_iterations += rep.iterations;
   stats_.jacobian_evaluations += rep.jacobian_evaluations;

@@ -15,9 +15,10 @@
 // Models must implement ConstantMassSystem (M diagonal) or DiscreteContactSystem (contacts with friction, spin
 // or history through the contact seam, system/discrete_contact_system.h); otherwise the step throws. On a
 // DiscreteContactSystem the scheme's contact_form() is handed to the model, which evaluates F̄ contact by contact
-// through contact/contact_law.h; Newton then uses a forward-difference Jacobian of F̄ (the tangential return
-// mapping has no closed-form derivative), and the step's books (damping, friction and generated work, the new
-// history) come from the converged evaluation.
+// through contact/contact_law.h; Newton's Jacobian is then assembled sparse from the model's per-contact blocks when
+// the model offers them (system/discrete_contact_jacobian.h) and the step has more than 24 unknowns, else a dense
+// forward difference of F̄ column by column (the tangential return mapping has no closed-form derivative); the
+// step's books (damping, friction and generated work, the new history) come from the converged evaluation.
 #pragma once
 
 #include "contact/contact_law.h"
@@ -57,6 +58,15 @@ struct DiscreteForceEvaluation {
 /// Gives `v` size n (need) or size 0, moving storage to and from `parked` instead of allocating and freeing.
 void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]);
 
+/// What SolveDiscreteContactStep keeps between steps: the Newton workspace (its linear solver's symbolic analysis
+/// included) and the block Jacobian's triplets and assembler (pattern kept while the contact list is unchanged).
+/// A cache: results never depend on it.
+struct ContactStepWorkspace {
+  NewtonWorkspace newton;
+  SparseEntries entries;
+  SparseAssembler assembler;
+};
+
 class MidpointFamilyIntegrator : public Integrator {
  public:
   const ImplicitSchemeOptions& options() const { return options_; }
@@ -83,6 +93,7 @@ class MidpointFamilyIntegrator : public Integrator {
     NewtonWorkspace newton;
     Eigen::VectorXd mass, f_ext, a0, q1, dq, inertia, inertia_diagonal;
     DiscreteForceEvaluation eval, final_eval;
+    ContactStepWorkspace contact;
     std::size_t reserved_entries = 0;
     Eigen::Index reserved_n = -1;
   };
@@ -93,7 +104,14 @@ class MidpointFamilyIntegrator : public Integrator {
 
 /// One midpoint step q_n → q_{n+1} of a DiscreteContactSystem: Newton on
 ///   R(q₁) = (2M/h²)(q₁ − q_n − h v_n) + F̄(state_n, q₁) = 0
-/// with a forward-difference Jacobian; returns the Newton report and leaves the converged evaluation in `step`.
+/// with J = 2M/h² + ∂F̄/∂q₁ assembled sparse from the model's contact blocks (DiscreteContactJacobian, above 24
+/// unknowns) or by dense forward differences; returns the Newton report and leaves the converged evaluation in
+/// `step`.
+NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
+                                      Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
+                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations,
+                                      ContactStepWorkspace& workspace);
+/// The same with a fresh workspace.
 NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
                                       Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
                                       const NewtonOptions& options, DiscreteContactStep& step, long& evaluations);

@@ -16,6 +16,7 @@
 #include "exact/critical_time_step.h"
 #include "geometry/cell_list.h"
 #include "models/sphere_contact_model.h"
+#include "system/contact_block_difference.h"
 
 namespace impactlab {
 
@@ -596,88 +597,43 @@ void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const E
       friction_work += law.tangential()->StoredEnergy(history_prev, delta_prev);
     }
   };
-  // Pairs within reach at q0 or q1 (ascending, unique).
-  std::vector<std::pair<int, int>> pairs;
-  CandidatePairs(q0, pairs);
-  std::vector<std::pair<int, int>> pairs1;
-  CandidatePairs(q1, pairs1);
-  std::vector<std::pair<int, int>> merged;
-  std::set_union(pairs.begin(), pairs.end(), pairs1.begin(), pairs1.end(), std::back_inserter(merged));
+  std::vector<StepContact> contacts;
+  DiscreteStepContacts(q0, z0, q1, contacts);
   const double r_sum = 2.0 * radius_;
-  for (const std::pair<int, int>& p : merged) {
-    const int i = p.first, j = p.second;
-    const Eigen::Vector3d r0 = At(q0, 6 * j) - At(q0, 6 * i);
-    const Eigen::Vector3d r1 = At(q1, 6 * j) - At(q1, 6 * i);
-    const double delta_prev = PairOverlap(z0, 0, i, j);
-    const double d0 = r0.norm(), d1 = r1.norm();
-    if (!(r_sum - d0 > 0.0) && !(r_sum - d1 > 0.0) && !(delta_prev > 0.0)) continue;
-    // SpherePairImpact::EvaluateDiscreteStep.
-    const Eigen::Vector3d rm = 0.5 * (r0 + r1), dr = r1 - r0;
-    const double dm = rm.norm(), r_bar = 0.5 * (d0 + d1);
-    if (!(dm > 0.0)) throw InvalidParameter("sphere centre distance", dm, "> 0 (coincident centres)");
-    const Eigen::Vector3d nm = rm / dm;
-    const Eigen::Matrix3d pt = Eigen::Matrix3d::Identity() - nm * nm.transpose();
-    const double half_overlap = 0.5 * (r_sum - dm);
-    const double a = radius_ - half_overlap;
-    const Eigen::Vector3d dphi_i = At(q1, 6 * i + 3) - At(q0, 6 * i + 3);
-    const Eigen::Vector3d dphi_j = At(q1, 6 * j + 3) - At(q0, 6 * j + 3);
-    ContactKinematics k;
-    k.overlap = r_sum - d1;
-    k.normal = nm;
-    k.tangential_increment = pt * (dr - (a * dphi_i + a * dphi_j).cross(nm));
-    k.overlap_prev = delta_prev;
-    k.normal_force_prev = delta_prev > 0.0 ? sphere_law_->elastic().Force(delta_prev) : 0.0;
-    const double delta0 = r_sum - d0;
-    const std::span<const double> history_prev = previous(i, static_cast<double>(j));
-    const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(
-        delta0, k, h, form, history_prev, target(i, static_cast<double>(j), k.overlap));
-    Eigen::Vector3d normal_j = c.normal_force * (rm / r_bar);  // quotient forms: along −∇̄_r δ = r_m/r̄
-    if (form == DiscreteGradientForm::kMidpoint) normal_j = c.normal_force * nm;
-    if (form == DiscreteGradientForm::kCartesian) {
-      const NormalContactLaw& elastic = sphere_law_->elastic();
-      const double w0 = elastic.Potential(delta0), w1 = elastic.Potential(k.overlap);
-      const double wm_force = elastic.Force(r_sum - dm);
-      const Eigen::Vector3d grad = -wm_force * nm;
-      const double dr2 = dr.squaredNorm(), num = (w1 - w0) - grad.dot(dr);
-      constexpr double kEps = 2.220446049250313e-16;
-      const bool use =
-          dr2 > 0.0 && std::abs(num) > 8.0 * kEps * (std::abs(w0) + std::abs(w1) + std::abs(grad.dot(dr)));
-      normal_j = -(grad + (use ? num / dr2 : 0.0) * dr) + c.damping_force * (rm / r_bar);
-    }
-    const Eigen::Vector3d force_j = normal_j + c.tangential_force;
-    out.force.segment<3>(6 * i) += force_j;
-    out.force.segment<3>(6 * j) -= force_j;
-    const Eigen::Vector3d arm_torque = a * nm.cross(c.tangential_force);
-    out.force.segment<3>(6 * i + 3) += arm_torque;
-    out.force.segment<3>(6 * j + 3) += arm_torque;
-    scale += force_j.norm() + (1.0 + r_sum) * c.tangential_force.norm();
-    book(*sphere_law_, c, delta_prev, k.overlap, history_prev);
-  }
-  const int walls = static_cast<int>(config_.walls.size());
-  for (int i = 0; i < n_; ++i)
-    for (int w = 0; w < walls; ++w) {
+  for (const StepContact& sc : contacts) {
+    const int i = sc.i;
+    if (!sc.wall) {
+      const int j = sc.other;
+      const double delta_prev = PairOverlap(z0, 0, i, j);
+      const double overlap = PairOverlap(q1, 0, i, j);
+      const std::span<const double> history_prev = previous(i, static_cast<double>(j));
+      PairCoordinates x1;
+      x1 << At(q1, 6 * i), At(q1, 6 * i + 3), At(q1, 6 * j), At(q1, 6 * j + 3);
+      Eigen::Vector3d force_j, arm_torque;
+      const DiscreteContactResponse c = DiscretePairStep(q0, z0, x1, i, j, h, form, history_prev,
+                                                         target(i, static_cast<double>(j), overlap), force_j, arm_torque);
+      out.force.segment<3>(6 * i) += force_j;
+      out.force.segment<3>(6 * j) -= force_j;
+      out.force.segment<3>(6 * i + 3) += arm_torque;
+      out.force.segment<3>(6 * j + 3) += arm_torque;
+      scale += force_j.norm() + (1.0 + r_sum) * c.tangential_force.norm();
+      book(*sphere_law_, c, delta_prev, overlap, history_prev);
+    } else {
+      const int w = sc.other;
       const double delta_prev = WallOverlap(z0, 0, i, w);
-      const double delta0 = WallOverlap(q0, 0, i, w), delta1 = WallOverlap(q1, 0, i, w);
-      if (!(delta0 > 0.0) && !(delta1 > 0.0) && !(delta_prev > 0.0)) continue;
-      // SphereWallImpact::EvaluateDiscreteStep.
-      const Eigen::Vector3d& n = config_.walls[static_cast<size_t>(w)].normal;
-      ContactKinematics k;
-      k.overlap = delta1;
-      k.normal = n;
-      k.tangential_increment =
-          Tangential((At(q1, 6 * i) - At(z0, 6 * i)) - radius_ * (At(q1, 6 * i + 3) - At(z0, 6 * i + 3)).cross(n), n);
-      k.overlap_prev = delta_prev;
-      k.normal_force_prev = delta_prev > 0.0 ? wall_law_->elastic().Force(delta_prev) : 0.0;
+      const double overlap = WallOverlap(q1, 0, i, w);
       const std::span<const double> history_prev = previous(i, WallCode(w));
+      WallCoordinates x1;
+      x1 << At(q1, 6 * i), At(q1, 6 * i + 3);
+      Eigen::Vector3d force, torque;
       const DiscreteContactResponse c =
-          wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target(i, WallCode(w), k.overlap));
-      const Eigen::Vector3d force = c.normal_force * n + c.tangential_force;
-      const Eigen::Vector3d torque = (-radius_ * n).cross(c.tangential_force);
+          DiscreteWallStep(q0, z0, x1, i, w, h, form, history_prev, target(i, WallCode(w), overlap), force, torque);
       out.force.segment<3>(6 * i) -= force;
       out.force.segment<3>(6 * i + 3) -= torque;
       scale += std::abs(c.normal_force) + (1.0 + radius_) * c.tangential_force.norm();
-      book(*wall_law_, c, delta_prev, k.overlap, history_prev);
+      book(*wall_law_, c, delta_prev, overlap, history_prev);
     }
+  }
   z[books_] = z0[books_] + friction_work;
   z[books_ + 1] = z0[books_ + 1] + generated_work;
   out.scale = scale;
@@ -685,6 +641,159 @@ void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const E
   out.dissipated = damping_work;  // friction and generated work are booked in z
   out.friction_work = friction_work;
   out.generated_work = generated_work;
+}
+
+void SphereAssembly::DiscreteStepContacts(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
+                                          const Eigen::VectorXd& q1, std::vector<StepContact>& contacts) const {
+  contacts.clear();
+  // Pairs within reach at q0 or q1 (ascending, unique).
+  std::vector<std::pair<int, int>> pairs;
+  CandidatePairs(q0, pairs);
+  std::vector<std::pair<int, int>> pairs1;
+  CandidatePairs(q1, pairs1);
+  std::vector<std::pair<int, int>> merged;
+  std::set_union(pairs.begin(), pairs.end(), pairs1.begin(), pairs1.end(), std::back_inserter(merged));
+  for (const std::pair<int, int>& p : merged) {
+    const double delta0 = PairOverlap(q0, 0, p.first, p.second), delta1 = PairOverlap(q1, 0, p.first, p.second);
+    const double delta_prev = PairOverlap(z0, 0, p.first, p.second);
+    if (!(delta0 > 0.0) && !(delta1 > 0.0) && !(delta_prev > 0.0)) continue;
+    contacts.push_back({p.first, p.second, false});
+  }
+  const int walls = static_cast<int>(config_.walls.size());
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w) {
+      const double delta_prev = WallOverlap(z0, 0, i, w);
+      const double delta0 = WallOverlap(q0, 0, i, w), delta1 = WallOverlap(q1, 0, i, w);
+      if (!(delta0 > 0.0) && !(delta1 > 0.0) && !(delta_prev > 0.0)) continue;
+      contacts.push_back({i, w, true});
+    }
+}
+
+DiscreteContactResponse SphereAssembly::DiscretePairStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
+                                                         const PairCoordinates& x1, int i, int j, double h,
+                                                         DiscreteGradientForm form,
+                                                         std::span<const double> history_prev,
+                                                         std::span<double> target, Eigen::Vector3d& force_j,
+                                                         Eigen::Vector3d& arm_torque) const {
+  // SpherePairImpact::EvaluateDiscreteStep.
+  const double r_sum = 2.0 * radius_;
+  const Eigen::Vector3d r0 = At(q0, 6 * j) - At(q0, 6 * i);
+  const Eigen::Vector3d r1 = Eigen::Vector3d(x1.segment<3>(6)) - Eigen::Vector3d(x1.segment<3>(0));
+  const double delta_prev = PairOverlap(z0, 0, i, j);
+  const double d0 = r0.norm(), d1 = r1.norm();
+  const Eigen::Vector3d rm = 0.5 * (r0 + r1), dr = r1 - r0;
+  const double dm = rm.norm(), r_bar = 0.5 * (d0 + d1);
+  if (!(dm > 0.0)) throw InvalidParameter("sphere centre distance", dm, "> 0 (coincident centres)");
+  const Eigen::Vector3d nm = rm / dm;
+  const Eigen::Matrix3d pt = Eigen::Matrix3d::Identity() - nm * nm.transpose();
+  const double half_overlap = 0.5 * (r_sum - dm);
+  const double a = radius_ - half_overlap;
+  const Eigen::Vector3d dphi_i = Eigen::Vector3d(x1.segment<3>(3)) - At(q0, 6 * i + 3);
+  const Eigen::Vector3d dphi_j = Eigen::Vector3d(x1.segment<3>(9)) - At(q0, 6 * j + 3);
+  ContactKinematics k;
+  k.overlap = r_sum - d1;
+  k.normal = nm;
+  k.tangential_increment = pt * (dr - (a * dphi_i + a * dphi_j).cross(nm));
+  k.overlap_prev = delta_prev;
+  k.normal_force_prev = delta_prev > 0.0 ? sphere_law_->elastic().Force(delta_prev) : 0.0;
+  const double delta0 = r_sum - d0;
+  const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target);
+  Eigen::Vector3d normal_j = c.normal_force * (rm / r_bar);  // quotient forms: along −∇̄_r δ = r_m/r̄
+  if (form == DiscreteGradientForm::kMidpoint) normal_j = c.normal_force * nm;
+  if (form == DiscreteGradientForm::kCartesian) {
+    const NormalContactLaw& elastic = sphere_law_->elastic();
+    const double w0 = elastic.Potential(delta0), w1 = elastic.Potential(k.overlap);
+    const double wm_force = elastic.Force(r_sum - dm);
+    const Eigen::Vector3d grad = -wm_force * nm;
+    const double dr2 = dr.squaredNorm(), num = (w1 - w0) - grad.dot(dr);
+    constexpr double kEps = 2.220446049250313e-16;
+    const bool use =
+        dr2 > 0.0 && std::abs(num) > 8.0 * kEps * (std::abs(w0) + std::abs(w1) + std::abs(grad.dot(dr)));
+    normal_j = -(grad + (use ? num / dr2 : 0.0) * dr) + c.damping_force * (rm / r_bar);
+  }
+  force_j = normal_j + c.tangential_force;
+  arm_torque = a * nm.cross(c.tangential_force);
+  return c;
+}
+
+DiscreteContactResponse SphereAssembly::DiscreteWallStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
+                                                         const WallCoordinates& x1, int i, int w, double h,
+                                                         DiscreteGradientForm form,
+                                                         std::span<const double> history_prev,
+                                                         std::span<double> target, Eigen::Vector3d& force,
+                                                         Eigen::Vector3d& torque) const {
+  // SphereWallImpact::EvaluateDiscreteStep.
+  const AssemblyWall& wall = config_.walls[static_cast<size_t>(w)];
+  const Eigen::Vector3d& n = wall.normal;
+  const Eigen::Vector3d x = x1.segment<3>(0), phi = x1.segment<3>(3);
+  const double delta_prev = WallOverlap(z0, 0, i, w);
+  const double delta0 = WallOverlap(q0, 0, i, w);
+  ContactKinematics k;
+  k.overlap = radius_ - n.dot(x - wall.point);
+  k.normal = n;
+  k.tangential_increment = Tangential((x - At(z0, 6 * i)) - radius_ * (phi - At(z0, 6 * i + 3)).cross(n), n);
+  k.overlap_prev = delta_prev;
+  k.normal_force_prev = delta_prev > 0.0 ? wall_law_->elastic().Force(delta_prev) : 0.0;
+  const DiscreteContactResponse c = wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target);
+  force = c.normal_force * n + c.tangential_force;
+  torque = (-radius_ * n).cross(c.tangential_force);
+  return c;
+}
+
+void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                                DiscreteGradientForm form, double motion,
+                                                SparseEntries& entries) const {
+  const Eigen::VectorXd &q0 = before.q, &z0 = before.z;
+  std::vector<StepContact> contacts;
+  DiscreteStepContacts(q0, z0, q1, contacts);
+  const long count = static_cast<long>(contacts.size());
+  using PairBlock = Eigen::Matrix<double, 12, 12>;
+  using WallBlock = Eigen::Matrix<double, 6, 6>;
+  std::vector<PairBlock> blocks(static_cast<size_t>(count));
+  const size_t h_size = static_cast<size_t>(history_);
+  ParallelContactLoop(count, [&](long k) {
+    const StepContact& sc = contacts[static_cast<size_t>(k)];
+    std::array<double, kMaxLawHistory> sink{};  // the probes' law history (discarded)
+    static constexpr std::array<double, kMaxLawHistory> kZero{};
+    const double code = sc.wall ? WallCode(sc.other) : static_cast<double>(sc.other);
+    std::span<const double> history_prev = FindHistory(z0, sc.i, code);
+    if (history_prev.empty()) history_prev = std::span<const double>(kZero).subspan(0, h_size);
+    const std::span<double> target = std::span<double>(sink).subspan(0, h_size);
+    if (!sc.wall) {
+      PairCoordinates x1;
+      x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3), At(q1, 6 * sc.other), At(q1, 6 * sc.other + 3);
+      const auto pair_force = [&](const PairCoordinates& x) {
+        Eigen::Vector3d force_j, arm_torque;
+        DiscretePairStep(q0, z0, x, sc.i, sc.other, h, form, history_prev, target, force_j, arm_torque);
+        PairCoordinates f;
+        f << force_j, arm_torque, -force_j, arm_torque;
+        return f;
+      };
+      ContactBlockDifference(x1, motion, pair_force, blocks[static_cast<size_t>(k)]);
+    } else {
+      WallCoordinates x1;
+      x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3);
+      const auto wall_force = [&](const WallCoordinates& x) {
+        Eigen::Vector3d force, torque;
+        DiscreteWallStep(q0, z0, x, sc.i, sc.other, h, form, history_prev, target, force, torque);
+        WallCoordinates f;
+        f << -force, -torque;
+        return f;
+      };
+      WallBlock block;
+      ContactBlockDifference(x1, motion, wall_force, block);
+      blocks[static_cast<size_t>(k)].topLeftCorner<6, 6>() = block;
+    }
+  });
+  for (long k = 0; k < count; ++k) {
+    const StepContact& sc = contacts[static_cast<size_t>(k)];
+    const PairBlock& b = blocks[static_cast<size_t>(k)];
+    const int size = sc.wall ? 6 : 12;
+    // Local coordinate c → global: the first body's 6, then the second's.
+    const auto global = [&](int c) { return c < 6 ? 6 * sc.i + c : 6 * sc.other + (c - 6); };
+    for (int c = 0; c < size; ++c)
+      for (int r = 0; r < size; ++r) entries.emplace_back(global(r), global(c), b(r, c));
+  }
 }
 
 // --- energy -----------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "contact/contact_law.h"
+#include "system/discrete_contact_jacobian.h"
 #include "system/discrete_contact_system.h"
 #include "system/mechanical_system.h"
 
@@ -123,7 +124,7 @@ struct AssemblyContact {
   TangentialResponse tangential;
 };
 
-class SphereAssembly final : public MechanicalSystem, public DiscreteContactSystem {
+class SphereAssembly final : public MechanicalSystem, public DiscreteContactSystem, public DiscreteContactJacobian {
  public:
   /// `sphere_law` for sphere–sphere contacts, `wall_law` for sphere–wall contacts; both need a tangential part
   /// (μ = 0 for frictionless contact) with the same history size.
@@ -151,6 +152,14 @@ class SphereAssembly final : public MechanicalSystem, public DiscreteContactSyst
   Eigen::VectorXd DiscreteMassDiagonal() const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
+
+  // --- sparse Newton Jacobian of the contact seam (system/discrete_contact_jacobian.h) ----------------
+  // One block per contact of EvaluateDiscreteStep, in its order: 12 × 12 over (x_i, φ_i, x_j, φ_j) for a pair,
+  // 6 × 6 over (x_i, φ_i) for a wall, by forward differences of that contact's discrete force alone
+  // (system/contact_block_difference.h); the blocks on the contact threads (core/contact_threads.h), appended
+  // serially, so the entries do not depend on the thread count.
+  void AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                  DiscreteGradientForm form, double motion, SparseEntries& entries) const override;
 
   // --- ledger pieces and diagnostics ----------------------------------------------------------------
   double GravityEnergy(const MechanicalState& s) const;         ///< Σ m g z [J]
@@ -195,6 +204,32 @@ class SphereAssembly final : public MechanicalSystem, public DiscreteContactSyst
   double PairOverlap(const Eigen::VectorXd& x, int offset, int i, int j) const;
   double WallOverlap(const Eigen::VectorXd& x, int offset, int i, int w) const;
   int SlotAt(int i, int k) const { return slots_at_ + (i * slots_ + k) * slot_size_; }
+
+  // The contacts of one discrete step and the discrete force of one of them (shared by EvaluateDiscreteStep and
+  // AppendDiscreteStepJacobian). A step contact is a pair (i, other = j > i) or a wall (i, other = w).
+  struct StepContact {
+    int i = 0, other = 0;
+    bool wall = false;
+  };
+  using PairCoordinates = Eigen::Matrix<double, 12, 1>;  ///< (x_i, φ_i, x_j, φ_j) at q₁
+  using WallCoordinates = Eigen::Matrix<double, 6, 1>;   ///< (x_i, φ_i) at q₁
+  /// Pairs within reach at q_n or q₁ with δ > 0 at q_n, q₁ or the last committed step, ascending; then every
+  /// sphere–wall contact with the same test, sphere by sphere.
+  void DiscreteStepContacts(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0, const Eigen::VectorXd& q1,
+                            std::vector<StepContact>& contacts) const;
+  /// SpherePairImpact::EvaluateDiscreteStep for the pair (i, j): F̄ gets +force_j on x_i, −force_j on x_j and
+  /// +arm_torque on φ_i and φ_j. `target` receives the law's history after the step.
+  DiscreteContactResponse DiscretePairStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
+                                           const PairCoordinates& x1, int i, int j, double h,
+                                           DiscreteGradientForm form, std::span<const double> history_prev,
+                                           std::span<double> target, Eigen::Vector3d& force_j,
+                                           Eigen::Vector3d& arm_torque) const;
+  /// SphereWallImpact::EvaluateDiscreteStep for sphere i on wall w: F̄ gets −force on x_i, −torque on φ_i.
+  DiscreteContactResponse DiscreteWallStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
+                                           const WallCoordinates& x1, int i, int w, double h,
+                                           DiscreteGradientForm form, std::span<const double> history_prev,
+                                           std::span<double> target, Eigen::Vector3d& force,
+                                           Eigen::Vector3d& torque) const;
 
   SphereAssemblyConfiguration config_;
   std::shared_ptr<const ContactLaw> sphere_law_, wall_law_;
