@@ -105,8 +105,8 @@ class MidpointFamilyIntegrator : public Integrator {
 /// One midpoint step q_n → q_{n+1} of a DiscreteContactSystem: Newton on
 ///   R(q₁) = (2M/h²)(q₁ − q_n − h v_n) + F̄(state_n, q₁) = 0
 /// with J = 2M/h² + ∂F̄/∂q₁ assembled sparse from the model's contact blocks (DiscreteContactJacobian, above 24
-/// unknowns) or by dense forward differences; returns the Newton report and leaves the converged evaluation in
-/// `step`.
+/// unknowns; NewtonLinearSolver::kAuto then means BiCGSTAB with a Jacobi preconditioner) or by dense forward
+/// differences; returns the Newton report and leaves the converged evaluation in `step`.
 NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
                                       Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
                                       const NewtonOptions& options, DiscreteContactStep& step, long& evaluations,

@@ -16,7 +16,8 @@
 // StepStatus::kRetrySmallerStep and never accepts it silently.
 //
 // Linear solver of J d = −R (NewtonLinearSolver, scenario key newton_linear_solver): n ≤ 24 always the dense
-// partial-pivoting LU; above that Eigen::SparseLU (kDirect, default), or BiCGSTAB [van der Vorst 1992] with a
+// partial-pivoting LU; above that Eigen::SparseLU (kDirect; kAuto, the default, unless the caller resolves it
+// otherwise), or BiCGSTAB [van der Vorst 1992] with a
 // Jacobi (diagonal) or an incomplete-LU (IncompleteLUT [Saad 1994]) preconditioner, iterated to
 // ‖J d + R‖₂ ≤ linear_tolerance · ‖R‖₂. An inexact d only changes the iterates: the acceptance test above is
 // the same, so a converged step meets the same tolerance (measured choice: docs/performance.md).
@@ -40,6 +41,8 @@ enum class NonlinearSolverKind { kNewtonSparseLu, kKinsol };
 
 /// How J d = −R is solved above 24 unknowns (below: dense LU whatever this says).
 enum class NewtonLinearSolver {
+  kAuto,              ///< kDirect, except where the caller knows its matrix better (the contact seam's block
+                      ///< Jacobians: kBiCgStabDiagonal, integrators/midpoint_family_integrator.h)
   kDirect,            ///< Eigen::SparseLU (COLAMD), symbolic analysis reused while the pattern is unchanged
   kBiCgStabDiagonal,  ///< Eigen::BiCGSTAB, Jacobi preconditioner
   kBiCgStabIlut,      ///< Eigen::BiCGSTAB, IncompleteLUT preconditioner (drop tolerance and fill Eigen's defaults)
@@ -52,7 +55,7 @@ struct NewtonOptions {
   double stagnation_tolerance = 1e-12;  ///< residual accepted at a round-off-level step
   int max_backtracks = 10;
   NonlinearSolverKind kind = NonlinearSolverKind::kNewtonSparseLu;
-  NewtonLinearSolver linear_solver = NewtonLinearSolver::kDirect;
+  NewtonLinearSolver linear_solver = NewtonLinearSolver::kAuto;
   double linear_tolerance = 1e-14;  ///< relative residual of the iterative linear solves, (0, 1e-6]
   int linear_max_iterations = 500;  ///< BiCGSTAB iterations per linear solve, ≥ 1
   /// Throws InvalidParameter naming the field, value and range.

@@ -115,9 +115,13 @@ TEST_CASE("midpoint contact step: sparse block Jacobian and dense forward differ
   const auto model = Packing(4, 4, 2);
   const WithoutBlocks dense_model(*model);
   const MechanicalState s = Settled(*model, 3);
+  // kDirect: the same linear solver (SparseLU) on both Jacobians; kAuto (the default): BiCGSTAB–Jacobi on the
+  // blocks, SparseLU on the dense forward difference.
+  for (const NewtonLinearSolver linear : {NewtonLinearSolver::kDirect, NewtonLinearSolver::kAuto})
   for (const DiscreteGradientForm form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kMidpoint,
                                           DiscreteGradientForm::kCartesian}) {
     NewtonOptions o;
+    o.linear_solver = linear;
     Eigen::VectorXd q_sparse = Predictor(*model, s), q_dense = q_sparse;
     DiscreteContactStep sparse_step, dense_step;
     long sparse_evaluations = 0, dense_evaluations = 0;
@@ -139,7 +143,8 @@ TEST_CASE("midpoint contact step: sparse block Jacobian and dense forward differ
     const double dp = MaxAbs(m.cwiseProduct(v_sparse - v_dense));
     const double p_bound =
         kDt * (rs.residual_norm + rd.residual_norm) + (2.0 / kDt) * MaxAbs(m.cwiseProduct(q_sparse - q_dense));
-    MESSAGE("form ", static_cast<int>(form), ": Newton iterations ", rs.iterations, " / ", rd.iterations,
+    MESSAGE("linear solver ", static_cast<int>(linear), ", form ", static_cast<int>(form), ": Newton iterations ",
+            rs.iterations, " / ", rd.iterations,
             "; relative differences q ", dq, ", z ", dz, ", v ", dv / MaxAbs(v_dense), "; |M dv| ", dp,
             " (bound from the residuals ", p_bound, "); F-bar evaluations ", sparse_evaluations, " / ",
             dense_evaluations);
@@ -157,6 +162,7 @@ TEST_CASE("midpoint contact step: the block pattern and the sparse LU analysis a
   MechanicalState s = Settled(*model, 3);
   ContactStepWorkspace work;
   NewtonOptions o;
+  o.linear_solver = NewtonLinearSolver::kDirect;  // SparseLU: its symbolic analysis is the one kept
   long evaluations = 0;
   long first_patterns = 0;
   for (int step = 0; step < 3; ++step) {

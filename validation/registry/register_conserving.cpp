@@ -3,8 +3,9 @@
 //   newmark (keys newmark_beta, newmark_gamma), trapezoidal, hht_alpha (key hht_alpha),
 //   generalized_alpha (key rho_inf)
 // Shared keys: nonlinear_solver = "newton" (Eigen sparse LU, default) | "kinsol" (SUNDIALS KINSOL),
-// newton_max_iterations, newton_linear_solver = "direct" (dense LU up to 24 unknowns, Eigen sparse LU above;
-// default) | "bicgstab_diagonal" | "bicgstab_ilut" (integrators/newton_solver.h).
+// newton_max_iterations, newton_linear_solver = "auto" (default: "direct", except BiCGSTAB with a Jacobi
+// preconditioner for the contact seam's block Jacobians) | "direct" (dense LU up to 24 unknowns, Eigen sparse LU
+// above) | "bicgstab_diagonal" | "bicgstab_ilut" (integrators/newton_solver.h).
 #include <cmath>
 
 #include "core/checks.h"
@@ -30,13 +31,14 @@ ImplicitSchemeOptions ImplicitOptions(const ParameterSet& p) {
   if (!(iters >= 1 && iters <= 1000 && std::floor(iters) == iters))
     throw InvalidParameter("newton_max_iterations", iters, "an integer in [1, 1000]");
   o.newton.max_iterations = static_cast<int>(iters);
-  const std::string linear = p.GetString("newton_linear_solver", "direct");
-  if (linear == "direct") o.newton.linear_solver = NewtonLinearSolver::kDirect;
+  const std::string linear = p.GetString("newton_linear_solver", "auto");
+  if (linear == "auto") o.newton.linear_solver = NewtonLinearSolver::kAuto;
+  else if (linear == "direct") o.newton.linear_solver = NewtonLinearSolver::kDirect;
   else if (linear == "bicgstab_diagonal") o.newton.linear_solver = NewtonLinearSolver::kBiCgStabDiagonal;
   else if (linear == "bicgstab_ilut") o.newton.linear_solver = NewtonLinearSolver::kBiCgStabIlut;
   else
     throw InvalidParameter("newton_linear_solver", "\"" + linear + "\"",
-                           "one of: bicgstab_diagonal, bicgstab_ilut, direct");
+                           "one of: auto, bicgstab_diagonal, bicgstab_ilut, direct");
   o.Validate();
   return o;
 }
