@@ -51,12 +51,6 @@ std::string LastLine(const std::filesystem::path& path) {
   return last;
 }
 
-std::string Gigabytes(double bytes) {
-  std::ostringstream os;
-  os.precision(3);
-  os << bytes / 1e9 << " GB";
-  return os.str();
-}
 
 /// `impactlab run SCENARIO --set ... --set t_end=steps·dt --integrator NAME --out DIR --quiet` as a child.
 struct RunChildResult {
@@ -130,6 +124,52 @@ nlohmann::json CompareStates(const SphereAssembly& model, const MechanicalState&
           {"max_centre_difference_over_max_displacement", max_move > 0.0 ? max_diff / max_move : 0.0}};
 }
 
+
+/// `steps` steps from `start` (the integrator reset first), ending in `end`: ns per particle-step.
+double TimeSteps(const MechanicalSystem& model, Integrator& integrator, const MechanicalState& start, double dt,
+                 long steps, long n, MechanicalState& end) {
+  integrator.Reset();
+  end.AssignFrom(start);
+  const auto t0 = Clock::now();
+  Advance(model, integrator, dt, steps, end);
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return 1e9 * s / (static_cast<double>(steps) * static_cast<double>(n));
+}
+
+/// The case's timed steps with 1 and with 2 contact threads, interleaved per repetition (row["openmp"],
+/// row["openmp_speedup_2_threads"] = median of t(1)/t(2); same_result: final q, v, z bitwise equal).
+void CompareContactThreads(const MechanicalSystem& model, Integrator& integrator, const MechanicalState& start,
+                           double dt, const AssemblyCase& c, const AssemblyBenchOptions& o, nlohmann::json& row) {
+  if (!ContactThreadsAvailable()) {
+    row["openmp_speedup_2_threads"] = "not measured (built without OpenMP)";
+    return;
+  }
+  if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / " << integrator.name()
+                            << " / 1 vs 2 contact threads\n";
+  const long n = row["num_spheres"].get<long>();
+  const int before = ContactThreads();
+  std::vector<double> one, two, speedup;
+  MechanicalState end_one, end_two;
+  for (int rep = 0; rep < o.repetitions; ++rep) {
+    for (const int threads : {1, 2}) {
+      SetContactThreads(threads);
+      const double t = TimeSteps(model, integrator, start, dt, c.timed_steps, n, threads == 1 ? end_one : end_two);
+      (threads == 1 ? one : two).push_back(t);
+    }
+    speedup.push_back(one.back() / two.back());
+  }
+  SetContactThreads(before);
+  const auto same = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    return a.size() == b.size() &&
+           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+  };
+  row["openmp"] = {{"ns_per_particle_step_1_thread", SpreadOf(one).ToJson()},
+                   {"ns_per_particle_step_2_threads", SpreadOf(two).ToJson()},
+                   {"speedup", SpreadOf(speedup).ToJson()},
+                   {"same_result", same(end_one.q, end_two.q) && same(end_one.v, end_two.v) &&
+                                       same(end_one.z, end_two.z)}};
+  row["openmp_speedup_2_threads"] = SpreadOf(speedup).median;
+}
 }  // namespace
 
 AssemblyBenchOptions DefaultAssemblyBenchOptions(bool quick) {
@@ -143,8 +183,8 @@ AssemblyBenchOptions DefaultAssemblyBenchOptions(bool quick) {
   o.verlet_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 10, 100, true, false},
                     {"1e4", dir + "sphere_assembly_1e4.toml", {}, 10, 50, false, false},
                     {"1e5", dir + "sphere_assembly_1e5.toml", {}, 5, 20, false, true}};
-  o.simo_tarnow_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 0, 1, false},
-                         {"1e4", dir + "sphere_assembly_1e4.toml", {}, 0, 1, false}};
+  o.simo_tarnow_cases = {{"1e3", dir + "sphere_assembly_1e3.toml", {}, 2, 5, false, false},
+                         {"1e4", dir + "sphere_assembly_1e4.toml", {}, 1, 3, false, true}};
   return o;
 }
 
@@ -202,12 +242,7 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
     long lammps_peak_kb = 0;
     LammpsResult last_lammps;
     for (int rep = 0; rep < o.repetitions; ++rep) {
-      integrator->Reset();
-      work_state.AssignFrom(start);
-      const auto t0 = Clock::now();
-      Advance(*model, *integrator, dt, c.timed_steps, work_state);
-      const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-      ours_ns.push_back(1e9 * s / (static_cast<double>(c.timed_steps) * n));
+      ours_ns.push_back(TimeSteps(*model, *integrator, start, dt, c.timed_steps, n, work_state));
       if (!with_lammps) continue;
       if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / LAMMPS\n";
       last_lammps = RunLammpsPacking(lmp, packing, work / ("lammps_" + c.label));
@@ -233,40 +268,7 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
       row["assembly_vs_lammps_ratio"] = SpreadOf(ratios).ToJson();
       if (c.compare_with_lammps) row["lammps"]["agreement"] = CompareStates(*model, start, work_state, last_lammps);
     }
-    if (c.openmp) {
-      if (!ContactThreadsAvailable()) {
-        row["openmp_speedup_2_threads"] = "not measured (built without OpenMP)";
-      } else {
-        if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / 1 vs 2 contact threads\n";
-        const int before = ContactThreads();
-        std::vector<double> one, two, speedup;
-        MechanicalState end_one, end_two;
-        for (int rep = 0; rep < o.repetitions; ++rep) {
-          for (const int threads : {1, 2}) {
-            SetContactThreads(threads);
-            integrator->Reset();
-            work_state.AssignFrom(start);
-            const auto t0 = Clock::now();
-            Advance(*model, *integrator, dt, c.timed_steps, work_state);
-            const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-            (threads == 1 ? one : two).push_back(1e9 * s / (static_cast<double>(c.timed_steps) * n));
-            (threads == 1 ? end_one : end_two) = work_state;
-          }
-          speedup.push_back(one.back() / two.back());
-        }
-        SetContactThreads(before);
-        const auto same = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-          return a.size() == b.size() &&
-                 std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
-        };
-        row["openmp"] = {{"ns_per_particle_step_1_thread", SpreadOf(one).ToJson()},
-                         {"ns_per_particle_step_2_threads", SpreadOf(two).ToJson()},
-                         {"speedup", SpreadOf(speedup).ToJson()},
-                         {"same_result", same(end_one.q, end_two.q) && same(end_one.v, end_two.v) &&
-                                             same(end_one.z, end_two.z)}};
-        row["openmp_speedup_2_threads"] = SpreadOf(speedup).median;
-      }
-    }
+    if (c.openmp) CompareContactThreads(*model, *integrator, start, dt, c, o, row);
     if (!o.impactlab_executable.empty()) {
       if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / peak memory (child run)\n";
       const RunChildResult m = RunImpactlab(o, c, "velocity_verlet", dt, 2, work / ("memory_vv_" + c.label), {});
@@ -285,43 +287,49 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
   }
 
   for (const auto& c : o.simo_tarnow_cases) {
-    if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / simo_tarnow (child run, one step)\n";
-    nlohmann::json row;
-    if (o.impactlab_executable.empty()) {
-      row["not_measurable"] = "not measured (no impactlab executable given)";
-      out["simo_tarnow"][c.label] = row;
-      continue;
-    }
+    if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / simo_tarnow\n";
     const Scenario sc = Load(c);
+    const ModelInstance instance = ModelRegistry().Get(sc.model).make(sc.parameters);
+    const auto* model = dynamic_cast<const SphereAssembly*>(instance.system.get());
+    if (!model) throw InvalidParameter("model", sc.model, "sphere_assembly");
     const double dt = sc.parameters.GetDouble("dt");
-    const long n = static_cast<long>(sc.parameters.GetDouble("nx") * sc.parameters.GetDouble("ny") *
-                                     sc.parameters.GetDouble("nz"));
-    ChildLimits limits;
-    limits.timeout_seconds = o.simo_tarnow_timeout_seconds;
-    limits.address_space_bytes =
-        o.simo_tarnow_address_space_bytes > 0 ? o.simo_tarnow_address_space_bytes : PhysicalMemoryBytes() / 2;
-    const long steps = std::max(1L, c.timed_steps);
-    const RunChildResult r = RunImpactlab(o, c, "simo_tarnow", dt, steps, work / ("simo_tarnow_" + c.label), limits);
+    const long n = model->num_spheres();
+    auto integrator = IntegratorRegistry().Get("simo_tarnow").make(sc.parameters);
+    MechanicalState start = model->InitialState();
+    Advance(*model, *integrator, dt, c.warmup_steps, start);
+    nlohmann::json row;
     row["num_spheres"] = n;
-    row["steps"] = steps;
-    row["dense_newton_jacobian_bytes"] = 8.0 * (6.0 * n) * (6.0 * n);
-    row["address_space_limit_bytes"] = static_cast<double>(limits.address_space_bytes);
-    row["timeout_s"] = limits.timeout_seconds;
-    if (!r.error.empty()) {
-      row["not_measurable"] = r.error + " (limits: " + Gigabytes(static_cast<double>(limits.address_space_bytes)) +
-                              " address space, " + std::to_string(static_cast<long>(limits.timeout_seconds)) +
-                              " s; the dense 6N x 6N Newton Jacobian alone is " +
-                              Gigabytes(8.0 * (6.0 * n) * (6.0 * n)) + ")";
-    } else {
-      const double wall = r.run.value("wall_time_s", 0.0);
-      row["wall_time_s"] = wall;
-      row["ns_per_particle_step"] = 1e9 * wall / (static_cast<double>(steps) * n);
-      row["newton_iterations_per_step"] = r.run.value("newton_iterations", 0.0) / static_cast<double>(steps);
-      if (r.child.peak_rss_kb > 0) {
+    row["dt"] = dt;
+    row["warmup_steps"] = c.warmup_steps;
+    row["steps"] = c.timed_steps;
+    row["scenario"] = c.scenario;
+    row["newton_linear_solver"] = sc.parameters.GetString("newton_linear_solver", "direct");
+    std::vector<double> ns;
+    MechanicalState end;
+    double iterations = 0.0;
+    for (int rep = 0; rep < o.repetitions; ++rep) {
+      integrator->ResetStatistics();
+      ns.push_back(TimeSteps(*model, *integrator, start, dt, c.timed_steps, n, end));
+      iterations = static_cast<double>(integrator->statistics().newton_iterations) / static_cast<double>(c.timed_steps);
+    }
+    row["ns_per_particle_step"] = SpreadOf(ns).median;
+    row["ns_per_particle_step_spread"] = SpreadOf(ns).ToJson();
+    row["newton_iterations_per_step"] = iterations;
+    row["timing"] = "in this process: `steps` Integrator::Step calls after `warmup_steps`, no observers, / (steps x N)";
+    if (c.openmp) CompareContactThreads(*model, *integrator, start, dt, c, o, row);
+    if (!o.impactlab_executable.empty()) {
+      // Peak memory: a child run of one step under a timeout and an address-space limit.
+      ChildLimits limits;
+      limits.timeout_seconds = o.simo_tarnow_timeout_seconds;
+      limits.address_space_bytes =
+          o.simo_tarnow_address_space_bytes > 0 ? o.simo_tarnow_address_space_bytes : PhysicalMemoryBytes() / 2;
+      const RunChildResult r = RunImpactlab(o, c, "simo_tarnow", dt, 1, work / ("simo_tarnow_" + c.label), limits);
+      if (!r.error.empty())
+        row["peak_rss_bytes"] = "not measured: " + r.error;
+      else if (r.child.peak_rss_kb > 0) {
         row["peak_rss_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb);
         row["peak_rss_per_particle_bytes"] = 1024.0 * static_cast<double>(r.child.peak_rss_kb) / n;
       }
-      row["timing"] = "wall_time_s of the child run (the integration, energy ledger included) / (steps x N)";
     }
     out["simo_tarnow"][c.label] = row;
   }

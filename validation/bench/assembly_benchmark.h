@@ -15,10 +15,11 @@
 // with 2 contact threads, interleaved per repetition; openmp_speedup_2_threads = median of t(1)/t(2), and
 // openmp_same_result = the final states of both are bitwise equal. Needs a free second core: on a loaded machine a
 // second contact thread waits for a core (the header of core/contact_threads.h); `uptime` belongs next to it.
-// Simo–Tarnow (a child `impactlab run` of one step, ru_maxrss and its wall_time_s): the midpoint family's Newton
-// uses a dense forward-difference Jacobian through the contact seam (docs/sphere-assembly.md), O(N²) memory and
-// O(N³) time per step; the child runs under an address-space limit and a timeout, and a run that exceeds either is
-// reported as not measurable with the reason, never with a number.
+// Simo–Tarnow (in this process, as velocity Verlet: `warmup` steps, then `timed` steps per repetition; Newton
+// iterations per step from the integrator's statistics; the 10⁴ case also with 1 vs 2 contact threads): its Newton
+// Jacobian is assembled sparse from the model's per-contact blocks (system/discrete_contact_jacobian.h), so memory
+// and time per step are O(N) up to the linear solver. Peak memory: a child `impactlab run` of one step under an
+// address-space limit and a timeout (a child that exceeds either is reported with the reason, never a number).
 #pragma once
 
 #include <filesystem>
@@ -40,7 +41,7 @@ struct AssemblyCase {
 
 struct AssemblyBenchOptions {
   std::vector<AssemblyCase> verlet_cases;
-  std::vector<AssemblyCase> simo_tarnow_cases;  ///< one step each, in a child process
+  std::vector<AssemblyCase> simo_tarnow_cases;  ///< timed in this process; peak memory in a child process
   int repetitions = 3;                          ///< ≥ 1
   std::filesystem::path impactlab_executable;   ///< for the memory and Simo–Tarnow children (empty: not measured)
   bool lammps = true;                           ///< run the LAMMPS peer when `lmp` is installed

@@ -151,24 +151,31 @@ void AddAssemblyKeys(const nlohmann::json& as, nlohmann::json& out, nlohmann::js
     AddTarget(targets, target_key, g, "<= 1.25", g <= 1.25);
   };
   nlohmann::json openmp = nlohmann::json::object();
-  if (as.contains("velocity_verlet"))
-    for (const auto& [label, row] : as["velocity_verlet"].items())
-      if (row.contains("openmp_speedup_2_threads")) {
-        openmp["velocity_verlet"][label] = row["openmp_speedup_2_threads"];
-        if (row.contains("openmp")) openmp["same_result"]["velocity_verlet"][label] = row["openmp"]["same_result"];
-      }
-  if (openmp.contains("velocity_verlet") && openmp["velocity_verlet"].contains("1e5")) {
-    const auto& v = openmp["velocity_verlet"]["1e5"];
-    const bool same = openmp["same_result"]["velocity_verlet"].value("1e5", false);
-    if (v.is_number())
-      AddTarget(targets, "openmp_speedup_2_threads.velocity_verlet.1e5", v, ">= 1.6", v.get<double>() >= 1.6,
-                std::string("1 vs 2 contact threads, same run; results bitwise identical: ") + (same ? "yes" : "NO"));
-    else
-      AddNotMeasured(targets, "openmp_speedup_2_threads.velocity_verlet.1e5", ">= 1.6", v.get<std::string>());
-  }
-  if (ns.contains("simo_tarnow") && ns["simo_tarnow"].contains("1e4") && ns["simo_tarnow"]["1e4"].is_string())
-    AddNotMeasured(targets, "openmp_speedup_2_threads.simo_tarnow.1e4", ">= 1.5",
-                   "Simo-Tarnow at 1e4 is " + ns["simo_tarnow"]["1e4"].get<std::string>());
+  // openmp_speedup_2_threads.<integrator>.<label> against `target` (>= minimum).
+  auto openmp_target = [&](const std::string& integrator, const std::string& label, double minimum,
+                           const std::string& target) {
+    const std::string key = "openmp_speedup_2_threads." + integrator + "." + label;
+    if (as.contains(integrator))
+      for (const auto& item : as[integrator].items())
+        if (item.value().contains("openmp_speedup_2_threads")) {
+          openmp[integrator][item.key()] = item.value()["openmp_speedup_2_threads"];
+          if (item.value().contains("openmp"))
+            openmp["same_result"][integrator][item.key()] = item.value()["openmp"]["same_result"];
+        }
+    if (openmp.contains(integrator) && openmp[integrator].contains(label)) {
+      const auto& v = openmp[integrator][label];
+      const bool same = openmp["same_result"][integrator].value(label, false);
+      if (v.is_number())
+        AddTarget(targets, key, v, target, v.get<double>() >= minimum,
+                  std::string("1 vs 2 contact threads, same run; results bitwise identical: ") + (same ? "yes" : "NO"));
+      else
+        AddNotMeasured(targets, key, target, v.get<std::string>());
+    } else if (ns.contains(integrator) && ns[integrator].contains(label) && ns[integrator][label].is_string()) {
+      AddNotMeasured(targets, key, target, integrator + " at " + label + " is " + ns[integrator][label].get<std::string>());
+    }
+  };
+  openmp_target("velocity_verlet", "1e5", 1.6, ">= 1.6");
+  openmp_target("simo_tarnow", "1e4", 1.5, ">= 1.5");
   out["openmp_speedup_2_threads"] = openmp;
   growth("velocity_verlet", "1e3", "1e5", "growth_1e3_to_1e5", "assembly_ns_per_particle_step.velocity_verlet (N = 1e5 vs 1e3)");
   growth("simo_tarnow", "1e3", "1e4", "growth_1e3_to_1e4", "assembly_ns_per_particle_step.simo_tarnow (N = 1e4 vs 1e3)");
