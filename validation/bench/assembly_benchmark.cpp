@@ -303,7 +303,7 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
     row["warmup_steps"] = c.warmup_steps;
     row["steps"] = c.timed_steps;
     row["scenario"] = c.scenario;
-    row["newton_linear_solver"] = sc.parameters.GetString("newton_linear_solver", "direct");
+    row["newton_linear_solver"] = sc.parameters.GetString("newton_linear_solver", "auto");
     std::vector<double> ns;
     MechanicalState end;
     double iterations = 0.0;

@@ -482,7 +482,10 @@ std::string FormatBenchReport(const nlohmann::json& r) {
         const bool peer = row.contains("assembly_vs_lammps_ratio");
         os << "| velocity_verlet | " << row["num_spheres"].get<int>() << " | " << row["timed_steps"].get<long>() << " (+"
            << row["warmup_steps"].get<long>() << ") | " << spread(row["ns_per_particle_step"]) << " | "
-           << (peer ? spread(row["lammps"]["ns_per_particle_step"]) : number(row["lammps"].value("status", a["lammps"].value("status", nlohmann::json("-")))))
+           << (peer ? spread(row["lammps"]["ns_per_particle_step"])
+                    : number(row.contains("lammps")  // no "lammps" in the row with --no-lammps
+                                 ? row["lammps"].value("status", a["lammps"].value("status", nlohmann::json("-")))
+                                 : a["lammps"].value("status", nlohmann::json("-"))))
            << " | " << (peer ? spread(row["assembly_vs_lammps_ratio"]) : std::string("-")) << " | "
            << (row.contains("peak_rss_per_particle_bytes") ? number(row["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
                                                            : number(row["peak_rss_bytes"]))
