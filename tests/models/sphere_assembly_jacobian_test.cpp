@@ -102,8 +102,10 @@ TEST_CASE("sphere_assembly: the contact blocks equal the dense forward differenc
     }
     const double largest = jd.lpNorm<Eigen::Infinity>();
     const double difference = (jb - jd).lpNorm<Eigen::Infinity>();
+    // Why not conjugate gradients: with friction the Newton matrix is not symmetric (printed, not asserted).
+    const double asymmetry = (jb - jb.transpose()).lpNorm<Eigen::Infinity>() / largest;
     MESSAGE("form ", static_cast<int>(form), ": ", entries.size(), " block entries, max |dF/dq| ", largest,
-            ", max |blocks - dense| ", difference);
+            ", max |blocks - dense| ", difference, ", max |J - J^T| / max |J| ", asymmetry);
     CHECK(largest > 1e5);  // the contacts are stiff: a missing block would show at this scale
     // Both are forward differences with the same steps; they differ only in the round-off of the differenced sums
     // (the dense one subtracts the whole step force, the blocks one contact's): ~ε |F̄| / e relative to |dF/dq|.
