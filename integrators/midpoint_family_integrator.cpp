@@ -94,6 +94,10 @@ class ContactStepResidual final : public NewtonSystem {
   }
   const DiscreteContactStep& last() const { return eval_; }
   bool uses_blocks(Eigen::Index n) const { return blocks_ && n > kDenseContactJacobianLimit; }
+  // The block Jacobian costs ~13 contact evaluations per contact against one for the residual: formed only when
+  // Newton needs it (never at the converged iterate). The dense path keeps the solver's default (its iterates and
+  // evaluation counts stay those of before).
+  bool defer_jacobian() const override { return uses_blocks(before_.q.size()); }
 
  private:
   // 2M/h² first (every diagonal entry present, so the pattern depends on the contact list only), then the blocks;

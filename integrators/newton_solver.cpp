@@ -203,7 +203,9 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
   // The full Newton step is evaluated with its Jacobian: when it is accepted (the common case) that evaluation
   // is the next iteration's, so an iteration costs one residual + Jacobian evaluation instead of two
   // evaluations. The iterates are the same as with a separate trial evaluation.
-  bool have_residual = false;  // r, jac, scale are those of the current x
+  bool have_residual = false;  // r, scale (and jac unless jacobian_pending) are those of the current x
+  bool jacobian_pending = false;  // deferred Jacobian (NewtonSystem::defer_jacobian) not yet formed at x
+  const bool defer = system.defer_jacobian();
   double scale = 1.0;
   for (int it = 0;; ++it) {
     if (!have_residual) {
@@ -230,6 +232,11 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
                     FormatResidualHistory(rep.residual_history, o.residual_tolerance) + " (relative |R|_inf)";
       return rep;
     }
+    if (jacobian_pending) {  // the same x: the residual re-evaluated equals r, the Jacobian is what was deferred
+      system.Evaluate(x, r_trial, &jac);
+      ++rep.jacobian_evaluations;
+      jacobian_pending = false;
+    }
     neg_r = -r;
     if (!linear.Solve(jac, neg_r, d, o)) {
       rep.cause = StepFailureCause::kSingularNewtonMatrix;
@@ -240,14 +247,15 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
     // Backtracking on ‖R‖₂; keep the best trial when no step decreases it (the iteration cap decides).
     const double r0 = r.norm();
     x_trial = x + d;
-    const double scale_full = std::max(system.Evaluate(x_trial, r_trial, &jac_trial), 1e-300);
-    ++rep.jacobian_evaluations;
+    const double scale_full = std::max(system.Evaluate(x_trial, r_trial, defer ? nullptr : &jac_trial), 1e-300);
+    if (!defer) ++rep.jacobian_evaluations;
     const double rn_full = r_trial.allFinite() ? r_trial.norm() : INFINITY;
     double best_alpha = 1.0;
     if (rn_full <= (1.0 - 1e-4) * r0) {
       x.swap(x_trial);
       r.swap(r_trial);
-      SwapJacobians(jac, jac_trial);
+      if (!defer) SwapJacobians(jac, jac_trial);
+      jacobian_pending = defer;
       scale = scale_full;
       have_residual = true;
     } else {
@@ -263,6 +271,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
         if (rn <= (1.0 - 1e-4 * alpha) * r0) break;
       }
       x += best_alpha * d;
+      jacobian_pending = false;  // x moved: the next iteration evaluates residual and Jacobian anew
     }
     ++rep.iterations;
     if ((best_alpha * d).lpNorm<Eigen::Infinity>() <= o.step_tolerance * step_scale) {

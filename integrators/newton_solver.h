@@ -75,6 +75,11 @@ class NewtonSystem {
   /// Writes R(x) into `residual`; fills `jacobian` when non-null. Returns the residual scale (> 0), the
   /// magnitude of the terms that cancel in R (its round-off floor is ~ε·scale).
   virtual double Evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& residual, NewtonJacobian* jacobian) = 0;
+  /// true: the Jacobian costs much more than the residual (e.g. the contact seam's per-contact forward differences),
+  /// so a full Newton step is evaluated without it and the Jacobian is formed only when another iteration needs it
+  /// (one more residual evaluation then); the converged iterate's Jacobian is never formed. The iterates are the
+  /// same either way. false (default): the step is evaluated with its Jacobian, reused by the next iteration.
+  virtual bool defer_jacobian() const { return false; }
 };
 
 struct NewtonReport {

@@ -39,6 +39,20 @@ class CubicSystem final : public NewtonSystem {
   bool rank_one_;
 };
 
+/// The same system with its Jacobian deferred (NewtonSystem::defer_jacobian).
+class DeferredCubicSystem final : public NewtonSystem {
+ public:
+  double Evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& r, NewtonJacobian* j) override {
+    if (j) ++jacobians;
+    return inner_.Evaluate(x, r, j);
+  }
+  bool defer_jacobian() const override { return true; }
+  int jacobians = 0;
+
+ private:
+  CubicSystem inner_{false};
+};
+
 // 1 ulp-scale tolerance on O(1) roots: the solver stops at ‖R‖ ≤ 1e-15 · scale.
 constexpr double kRootTol = 4e-15;
 
@@ -71,4 +85,26 @@ TEST_CASE("newton solver: non-convergence is reported, not accepted") {
   NewtonOptions bad;
   bad.max_iterations = 0;
   CHECK_THROWS_WITH(bad.Validate(), doctest::Contains("newton_max_iterations"));
+}
+
+TEST_CASE("newton solver: a deferred Jacobian gives the same iterates and is never formed at the converged point") {
+  for (const double start : {3.0, 30.0}) {  // 30: the first steps backtrack
+    CAPTURE(start);
+    CubicSystem eager(false);
+    DeferredCubicSystem deferred;
+    NewtonOptions o;
+    Eigen::VectorXd xe = Eigen::Vector2d(start, 0.0), xd = xe;
+    const NewtonReport re = SolveNewton(eager, xe, 1.0, o);
+    const NewtonReport rd = SolveNewton(deferred, xd, 1.0, o);
+    REQUIRE(re.converged);
+    REQUIRE(rd.converged);
+    CHECK(xe[0] == xd[0]);  // bitwise: the same iterates
+    CHECK(xe[1] == xd[1]);
+    CHECK(re.iterations == rd.iterations);
+    CHECK(re.residual_history == rd.residual_history);
+    // One Jacobian per Newton update (the iterate it was taken at), none at the converged iterate.
+    CHECK(deferred.jacobians == rd.iterations);
+    CHECK(rd.jacobian_evaluations == rd.iterations);
+    CHECK(re.jacobian_evaluations > rd.jacobian_evaluations);
+  }
 }
