@@ -747,9 +747,12 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
   std::vector<StepContact> contacts;
   DiscreteStepContacts(q0, z0, q1, contacts);
   const long count = static_cast<long>(contacts.size());
-  using PairBlock = Eigen::Matrix<double, 12, 12>;
-  using WallBlock = Eigen::Matrix<double, 6, 6>;
-  std::vector<PairBlock> blocks(static_cast<size_t>(count));
+  // Each contact's triplets go to their own range of `entries` (prefix sums of 144 or 36), filled on the contact
+  // threads: the same entries in the same order as a serial loop, with no intermediate block storage.
+  std::vector<size_t> offset(static_cast<size_t>(count) + 1, entries.size());
+  for (long k = 0; k < count; ++k)
+    offset[static_cast<size_t>(k) + 1] = offset[static_cast<size_t>(k)] + (contacts[static_cast<size_t>(k)].wall ? 36 : 144);
+  entries.resize(offset.back());
   const size_t h_size = static_cast<size_t>(history_);
   ParallelContactLoop(count, [&](long k) {
     const StepContact& sc = contacts[static_cast<size_t>(k)];
@@ -759,6 +762,14 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
     std::span<const double> history_prev = FindHistory(z0, sc.i, code);
     if (history_prev.empty()) history_prev = std::span<const double>(kZero).subspan(0, h_size);
     const std::span<double> target = std::span<double>(sink).subspan(0, h_size);
+    // Local coordinate c → global: the first body's 6, then the second's; column by column.
+    const auto global = [&](int c) { return c < 6 ? 6 * sc.i + c : 6 * sc.other + (c - 6); };
+    Eigen::Triplet<double>* out = entries.data() + offset[static_cast<size_t>(k)];
+    const auto write = [&](const auto& block) {
+      const int size = static_cast<int>(block.rows());
+      for (int c = 0; c < size; ++c)
+        for (int r = 0; r < size; ++r) *out++ = Eigen::Triplet<double>(global(r), global(c), block(r, c));
+    };
     if (!sc.wall) {
       PairCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3), At(q1, 6 * sc.other), At(q1, 6 * sc.other + 3);
@@ -769,7 +780,9 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
         f << force_j, arm_torque, -force_j, arm_torque;
         return f;
       };
-      ContactBlockDifference(x1, motion, pair_force, blocks[static_cast<size_t>(k)]);
+      Eigen::Matrix<double, 12, 12> block;
+      ContactBlockDifference(x1, motion, pair_force, block);
+      write(block);
     } else {
       WallCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3);
@@ -780,20 +793,11 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
         f << -force, -torque;
         return f;
       };
-      WallBlock block;
+      Eigen::Matrix<double, 6, 6> block;
       ContactBlockDifference(x1, motion, wall_force, block);
-      blocks[static_cast<size_t>(k)].topLeftCorner<6, 6>() = block;
+      write(block);
     }
   });
-  for (long k = 0; k < count; ++k) {
-    const StepContact& sc = contacts[static_cast<size_t>(k)];
-    const PairBlock& b = blocks[static_cast<size_t>(k)];
-    const int size = sc.wall ? 6 : 12;
-    // Local coordinate c → global: the first body's 6, then the second's.
-    const auto global = [&](int c) { return c < 6 ? 6 * sc.i + c : 6 * sc.other + (c - 6); };
-    for (int c = 0; c < size; ++c)
-      for (int r = 0; r < size; ++r) entries.emplace_back(global(r), global(c), b(r, c));
-  }
 }
 
 // --- energy -----------------------------------------------------------------------------------------
