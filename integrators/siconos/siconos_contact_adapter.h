@@ -32,6 +32,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "system/frictional_contact_structure.h"
@@ -47,6 +48,8 @@ struct SiconosModelData {
   std::vector<ContactTerm> terms;
   /// Frictional contacts declared by the model (instead of `terms`); must outlive the adapter. Null: none.
   const FrictionalContactStructure* frictional = nullptr;
+  /// The e the model's compliant laws are calibrated to, when it declares one (frictional contacts only).
+  std::optional<double> calibrated_restitution;
 };
 
 enum class SiconosScheme { kMoreauJean, kEventDriven };
