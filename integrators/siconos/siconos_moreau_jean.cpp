@@ -90,6 +90,8 @@ StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalS
   stats_.newton_iterations += std::max(1, adapter_->last_solver_iterations());
   for (const SiconosContactImpact& c : adapter_->last_step_impacts())
     rigid_impacts_.push_back({c.t, c.contact, c.u_minus, c.u_plus, c.impulse});
+  if (!adapter_->last_solver_converged()) ++problem_statistics_.unconverged;
+  problem_statistics_.max_residual = std::max(problem_statistics_.max_residual, adapter_->last_solver_residual());
   problem_statistics_.problems += adapter_->last_problems();
   problem_statistics_.iterations += adapter_->last_problem_iterations();
   last_.AssignFrom(state);
