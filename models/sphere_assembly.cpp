@@ -549,9 +549,10 @@ void SphereAssembly::CheckFrictionalDeclaration() const {
       "nx*ny*nz (number of spheres)", n_,
       "[1, " + std::to_string(kMaxFrictionalSpheres) +
           "] for the rigid frictional contacts of the nonsmooth schemes: every sphere pair and sphere-wall pair is "
-          "declared up front as a Siconos interaction with a dense 3 x 6N Jacobian (here " +
+          "declared up front as a Siconos interaction (here " +
           std::to_string(pairs) + " + " + std::to_string(walls) +
-          " contacts), so memory and work per step grow as N^3");
+          "), all on the one dynamical system, so Siconos links every two of them: memory and set-up time grow as "
+          "N^4");
 }
 
 int SphereAssembly::num_frictional_contacts() const {

@@ -53,9 +53,11 @@
 // μ from the tangential laws (the scenario's mu), M = diag(m, m, m, I, I, I), f = −m g e_z per sphere, and the
 // calibrated e_n for Newton's law when the scenario names no e. All pairs are declared because a nonsmooth scheme
 // must see every contact that can close during the run and the adapter fixes its interactions when it is built (t_end
-// unknown there, so no distance bound from the cell list holds for the whole run); each is a Siconos interaction with
-// a dense 3 × 6N Jacobian, i.e. memory and work per step ∝ N³: up to kMaxFrictionalSpheres = 64 spheres (2016 pairs,
-// 320 wall contacts in the box), beyond it CheckFrictionalDeclaration names nx*ny*nz, its value and the range.
+// unknown there, so no distance bound from the cell list holds for the whole run). The Siconos adapter puts all of q
+// in one dynamical system, so its interaction graph (index set 0) links every two of the I = N(N−1)/2 + N·W
+// interactions: I(I−1)/2 edges, memory and set-up time ∝ N⁴ (measured, docs/nonsmooth-peers.md: 24 MB at N = 8,
+// 95 MB at 27, 1.4 GB and ≈ 50 s per build at 64). Up to kMaxFrictionalSpheres = 64 spheres (2016 pairs, 320 wall
+// contacts in the box); beyond it CheckFrictionalDeclaration names nx*ny*nz, its value and the range.
 // Not (yet) provided: polydispersity (one radius, one material); contact event functions (num_contacts() = 0: a dynamic
 // contact set of up to ~6N contacts is not a fixed list of event functions).
 #pragma once
