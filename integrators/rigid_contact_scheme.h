@@ -44,6 +44,8 @@ struct RigidImpact {
 struct RigidProblemStatistics {
   long problems = 0;    ///< nonsmooth problems solved with at least one active contact (LCP, friction contact)
   long iterations = 0;  ///< solver iterations summed over them (Lemke pivots, FC3D Gauss–Seidel sweeps)
+  long unconverged = 0;  ///< of them, those whose solver stopped above its tolerance (the step kept its answer)
+  double max_residual = 0.0;  ///< the largest final residual of a friction-contact solve (Siconos' relative error)
 };
 
 class RigidContactScheme {

@@ -12,8 +12,8 @@
 //                  as the sphere and planar contacts, contact/contact_law.h), the committed one for ΔF_n;
 //   R*             the contact's effective radius, ρ_G = abc/h² = √(R₁R₂) (the Gaussian radius of the ellipsoid at
 //                  its support point), taken at the configuration where the contact starts and frozen in z for the
-//                  whole contact: a Mindlin law stores U(z, δ) with one R (as the planar ellipses,
-//                  planar/planar_tangential_law.h): k_t = 8 G* √(R* δ).
+//                  whole contact: k_t = 8 G* √(R* δ) (the step, the freezing of R* and why:
+//                  contact/radius_bound_tangential_law.h, shared with the planar ellipses).
 // No tangential dashpot (the laws have none).
 //
 // History layout (z), kHistory + the law's entries:
@@ -28,16 +28,12 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <functional>
 #include <memory>
 #include <string>
 
-#include "contact/tangential/tangential_law.h"
+#include "contact/radius_bound_tangential_law.h"
 
 namespace impactlab {
-
-/// Builds the tangential law for an effective radius R* [m] (a registry factory, bound at the edge).
-using TangentialLawForRadius = std::function<std::shared_ptr<const TangentialLaw>(double effective_radius)>;
 
 /// One step of the ellipsoid's tangential contact.
 struct EllipsoidWallFrictionStep {
@@ -59,10 +55,10 @@ class EllipsoidWallFriction {
   /// once here (the radius at the initial configuration), every other R* is built on use.
   EllipsoidWallFriction(std::string name, TangentialLawForRadius make, double reference_radius);
 
-  const std::string& name() const { return name_; }
-  double friction_coefficient() const { return mu_; }
-  int history_size() const { return kLaw + law_history_; }
-  std::shared_ptr<const TangentialLaw> LawFor(double effective_radius) const;
+  const std::string& name() const { return law_.name(); }
+  double friction_coefficient() const { return law_.friction_coefficient(); }
+  int history_size() const { return kLaw + law_.history_size(); }
+  std::shared_ptr<const TangentialLaw> LawFor(double effective_radius) const { return law_.LawFor(effective_radius); }
 
   /// U_t of the history z at overlap δ [J] (0 without a contact).
   double StoredEnergy(const Eigen::VectorXd& z, double delta) const;
@@ -77,12 +73,7 @@ class EllipsoidWallFriction {
                                  double radius_at_touch, const Eigen::VectorXd& z0, Eigen::VectorXd* z1) const;
 
  private:
-  std::string name_;
-  TangentialLawForRadius make_;
-  double reference_radius_;
-  std::shared_ptr<const TangentialLaw> reference_law_;
-  int law_history_ = 0;
-  double mu_ = 0.0;
+  RadiusBoundTangentialLaw law_;
 };
 
 }  // namespace impactlab

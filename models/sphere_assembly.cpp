@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <random>
+#include <string>
 
 #include "core/checks.h"
 #include "core/contact_threads.h"
@@ -16,6 +17,7 @@
 #include "exact/critical_time_step.h"
 #include "geometry/cell_list.h"
 #include "models/sphere_contact_model.h"
+#include "models/sphere_frictional_contact.h"
 #include "system/contact_block_difference.h"
 
 namespace impactlab {
@@ -537,6 +539,81 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     }
   z[books_] = friction_work;
   z[books_ + 1] = generated_work;
+}
+
+// --- rigid frictional contacts (nonsmooth schemes) ----------------------------------------------------
+
+void SphereAssembly::CheckFrictionalDeclaration() const {
+  if (n_ <= kMaxFrictionalSpheres) return;
+  const long pairs = static_cast<long>(n_) * (n_ - 1) / 2, walls = static_cast<long>(n_) * static_cast<long>(config_.walls.size());
+  throw InvalidParameter(
+      "nx*ny*nz (number of spheres)", n_,
+      "[1, " + std::to_string(kMaxFrictionalSpheres) +
+          "] for the rigid frictional contacts of the nonsmooth schemes: every sphere pair and sphere-wall pair is "
+          "declared up front as a Siconos interaction (here " +
+          std::to_string(pairs) + " + " + std::to_string(walls) +
+          "), all on the one dynamical system, so Siconos links every two of them: memory and set-up time grow as "
+          "N^4");
+}
+
+int SphereAssembly::num_frictional_contacts() const {
+  CheckFrictionalDeclaration();  // N ≤ 64: the count below fits an int
+  return n_ * (n_ - 1) / 2 + n_ * static_cast<int>(config_.walls.size());
+}
+
+std::pair<int, int> SphereAssembly::FrictionalContactBodies(int contact) const {
+  IMPACTLAB_DEMAND(contact >= 0 && contact < num_frictional_contacts());
+  const int pairs = n_ * (n_ - 1) / 2;
+  if (contact >= pairs) {
+    const int walls = static_cast<int>(config_.walls.size());
+    return {(contact - pairs) / walls, -1 - (contact - pairs) % walls};
+  }
+  // Row i holds the pairs (i, i+1 … N−1): N − 1 − i of them.
+  int i = 0, first = 0;
+  while (contact >= first + (n_ - 1 - i)) first += n_ - 1 - i++;
+  return {i, i + 1 + (contact - first)};
+}
+
+Eigen::VectorXd SphereAssembly::ConstantForce() const {
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(6 * n_);
+  for (int i = 0; i < n_; ++i) f[6 * i + 2] = -mass_ * config_.gravity;
+  return f;
+}
+
+double SphereAssembly::FrictionCoefficient(int contact) const {
+  const ContactLaw& law = FrictionalContactBodies(contact).second >= 0 ? *sphere_law_ : *wall_law_;
+  return law.tangential() ? law.tangential()->friction_coefficient() : 0.0;
+}
+
+void SphereAssembly::DeclareFrictionalContact(int contact, const Eigen::VectorXd& q, double& gap,
+                                              Eigen::MatrixXd& jacobian) const {
+  const auto [i, j] = FrictionalContactBodies(contact);
+  jacobian = Eigen::MatrixXd::Zero(3, 6 * n_);
+  if (j >= 0) {  // as SpherePairImpact, sphere 1 = i, sphere 2 = j
+    const Eigen::Vector3d r = At(q, 6 * j) - At(q, 6 * i);
+    const double d = r.norm();
+    if (!(d > 0.0)) throw InvalidParameter("sphere centre distance", d, "> 0 (coincident centres)");
+    const Eigen::Vector3d n = r / d;
+    gap = d - 2.0 * radius_;
+    AddSphereContactColumns(n, radius_, 6 * i, -1.0, jacobian);
+    AddSphereContactColumns(n, radius_, 6 * j, 1.0, jacobian);
+    return;
+  }
+  // As SphereWallImpact, with the wall's normal n (into the box) and point p: g = n·(x − p) − R.
+  const int w = -1 - j;
+  gap = -WallOverlap(q, 0, i, w);
+  AddSphereContactColumns(config_.walls[static_cast<size_t>(w)].normal, radius_, 6 * i, 1.0, jacobian);
+}
+
+Eigen::VectorXd SphereAssembly::NormalJacobianRate(int contact, const Eigen::VectorXd& q,
+                                                   const Eigen::VectorXd& v) const {
+  const auto [i, j] = FrictionalContactBodies(contact);
+  Eigen::VectorXd rate = Eigen::VectorXd::Zero(6 * n_);
+  if (j < 0) return rate;  // a plane: constant normal
+  const Eigen::Vector3d n_dot = NormalRate(At(q, 6 * j) - At(q, 6 * i), At(v, 6 * j) - At(v, 6 * i));
+  rate.segment<3>(6 * i) = -n_dot;
+  rate.segment<3>(6 * j) = n_dot;
+  return rate;
 }
 
 // --- energy-consistent schemes ----------------------------------------------------------------------

@@ -42,6 +42,22 @@
 //
 // Energy-consistent schemes: through the contact seam (DiscreteContactSystem), pair and wall contacts as in
 // SpherePairImpact / SphereWallImpact::EvaluateDiscreteStep.
+// Rigid frictional contacts for the nonsmooth schemes (system/frictional_contact_structure.h; Moreau–Jean with the
+// Newton–Coulomb law, docs/nonsmooth-peers.md) [Moreau 1988; Jean 1999; Acary & Brogliato 2008 §3.9]: every sphere
+// pair i < j (contact α = its rank in (0,1), (0,2), …, (N−2, N−1)) and every sphere–wall pair (α = N(N−1)/2 + i·W + w)
+// is declared, with the geometry of SpherePairImpact / SphereWallImpact and the tangent basis (t₁, t₂) of
+// ContactTangentBasis(n) (models/sphere_contact_model.h):
+//   pair:  g = |x_j − x_i| − 2R, n = (x_j − x_i)/|x_j − x_i|;  rows [−nᵀ 0 nᵀ 0], [−t_kᵀ −R(n×t_k)ᵀ t_kᵀ −R(n×t_k)ᵀ]
+//          on (v_i, ω_i, v_j, ω_j);  Ḣ_n = [−ṅᵀ 0 ṅᵀ 0], ṅ = (ṙ − n(n·ṙ))/|r|
+//   wall:  g = n·(x_i − p) − R;  rows [nᵀ 0], [t_kᵀ −R(n×t_k)ᵀ] on (v_i, ω_i);  Ḣ_n = 0
+// μ from the tangential laws (the scenario's mu), M = diag(m, m, m, I, I, I), f = −m g e_z per sphere, and the
+// calibrated e_n for Newton's law when the scenario names no e. All pairs are declared because a nonsmooth scheme
+// must see every contact that can close during the run and the adapter fixes its interactions when it is built (t_end
+// unknown there, so no distance bound from the cell list holds for the whole run). The Siconos adapter puts all of q
+// in one dynamical system, so its interaction graph (index set 0) links every two of the I = N(N−1)/2 + N·W
+// interactions: I(I−1)/2 edges, memory and set-up time ∝ N⁴ (measured, docs/nonsmooth-peers.md: 24 MB at N = 8,
+// 95 MB at 27, 1.4 GB and ≈ 50 s per build at 64). Up to kMaxFrictionalSpheres = 64 spheres (2016 pairs, 320 wall
+// contacts in the box); beyond it CheckFrictionalDeclaration names nx*ny*nz, its value and the range.
 // Not (yet) provided: polydispersity (one radius, one material); contact event functions (num_contacts() = 0: a dynamic
 // contact set of up to ~6N contacts is not a fixed list of event functions).
 #pragma once
@@ -57,6 +73,7 @@
 #include "contact/contact_law.h"
 #include "system/discrete_contact_jacobian.h"
 #include "system/discrete_contact_system.h"
+#include "system/frictional_contact_structure.h"
 #include "system/mechanical_system.h"
 
 namespace impactlab {
@@ -124,7 +141,10 @@ struct AssemblyContact {
   TangentialResponse tangential;
 };
 
-class SphereAssembly final : public MechanicalSystem, public DiscreteContactSystem, public DiscreteContactJacobian {
+class SphereAssembly final : public MechanicalSystem,
+                             public DiscreteContactSystem,
+                             public DiscreteContactJacobian,
+                             public FrictionalContactStructure {
  public:
   /// `sphere_law` for sphere–sphere contacts, `wall_law` for sphere–wall contacts; both need a tangential part
   /// (μ = 0 for frictionless contact) with the same history size.
@@ -160,6 +180,19 @@ class SphereAssembly final : public MechanicalSystem, public DiscreteContactSyst
   // serially, so the entries do not depend on the thread count.
   void AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                                   DiscreteGradientForm form, double motion, SparseEntries& entries) const override;
+
+  // --- rigid frictional contacts for the nonsmooth schemes (header comment) -----------------------------
+  static constexpr int kMaxFrictionalSpheres = 64;
+  int num_frictional_contacts() const override;  ///< N(N−1)/2 + N·W; throws beyond kMaxFrictionalSpheres
+  Eigen::VectorXd FrictionalMassDiagonal() const override { return DiscreteMassDiagonal(); }
+  Eigen::VectorXd ConstantForce() const override;  ///< −m g e_z on every sphere
+  double FrictionCoefficient(int contact) const override;
+  void DeclareFrictionalContact(int contact, const Eigen::VectorXd& q, double& gap,
+                                Eigen::MatrixXd& jacobian) const override;
+  Eigen::VectorXd NormalJacobianRate(int contact, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
+  /// InvalidParameter naming nx*ny*nz when N > kMaxFrictionalSpheres.
+  void CheckFrictionalDeclaration() const override;
+  std::optional<double> CalibratedRestitution() const override { return config_.e_n; }
 
   // --- ledger pieces and diagnostics ----------------------------------------------------------------
   double GravityEnergy(const MechanicalState& s) const;         ///< Σ m g z [J]
@@ -204,6 +237,8 @@ class SphereAssembly final : public MechanicalSystem, public DiscreteContactSyst
   double PairOverlap(const Eigen::VectorXd& x, int offset, int i, int j) const;
   double WallOverlap(const Eigen::VectorXd& x, int offset, int i, int w) const;
   int SlotAt(int i, int k) const { return slots_at_ + (i * slots_ + k) * slot_size_; }
+  /// Frictional contact α → (i, j ≥ 0) for a pair, (i, −1 − w) for wall w.
+  std::pair<int, int> FrictionalContactBodies(int contact) const;
 
   // The contacts of one discrete step and the discrete force of one of them (shared by EvaluateDiscreteStep and
   // AppendDiscreteStepJacobian). A step contact is a pair (i, other = j > i) or a wall (i, other = w).

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/checks.h"
+#include "models/sphere_frictional_contact.h"
 
 namespace impactlab {
 
@@ -90,30 +91,15 @@ void SpherePairImpact::DeclareFrictionalContact(int contact, const Eigen::Vector
   const Eigen::Vector3d r = q.segment<3>(kX2) - q.segment<3>(kX1);
   const Eigen::Vector3d n = Normal(q);
   gap = r.norm() - p_.radius1 - p_.radius2;
-  // Tangent basis: e_x projected on the tangent plane, or e_y when e_x is within 60° of ±n (|P_t e_x|² < 3/4).
-  Eigen::Vector3d t1 = Tangential(Eigen::Vector3d::UnitX(), n);
-  if (t1.squaredNorm() < 0.75) t1 = Tangential(Eigen::Vector3d::UnitY(), n);
-  t1.normalize();
-  const Eigen::Vector3d t[2] = {t1, n.cross(t1)};
   jacobian = Eigen::MatrixXd::Zero(3, 12);
-  jacobian.block<1, 3>(0, kX1) = -n.transpose();
-  jacobian.block<1, 3>(0, kX2) = n.transpose();
-  for (int k = 0; k < 2; ++k) {
-    const Eigen::Vector3d arm = n.cross(t[k]);
-    jacobian.block<1, 3>(1 + k, kX1) = -t[k].transpose();
-    jacobian.block<1, 3>(1 + k, kPhi1) = -p_.radius1 * arm.transpose();
-    jacobian.block<1, 3>(1 + k, kX2) = t[k].transpose();
-    jacobian.block<1, 3>(1 + k, kPhi2) = -p_.radius2 * arm.transpose();
-  }
+  AddSphereContactColumns(n, p_.radius1, kX1, -1.0, jacobian);
+  AddSphereContactColumns(n, p_.radius2, kX2, 1.0, jacobian);
 }
 
 Eigen::VectorXd SpherePairImpact::NormalJacobianRate(int contact, const Eigen::VectorXd& q,
                                                      const Eigen::VectorXd& v) const {
   (void)contact;
-  const Eigen::Vector3d r = q.segment<3>(kX2) - q.segment<3>(kX1);
-  const Eigen::Vector3d r_dot = v.segment<3>(kX2) - v.segment<3>(kX1);
-  const Eigen::Vector3d n = Normal(q);
-  const Eigen::Vector3d n_dot = (r_dot - n * n.dot(r_dot)) / r.norm();
+  const Eigen::Vector3d n_dot = NormalRate(q.segment<3>(kX2) - q.segment<3>(kX1), v.segment<3>(kX2) - v.segment<3>(kX1));
   Eigen::VectorXd rate = Eigen::VectorXd::Zero(12);
   rate.segment<3>(kX1) = -n_dot;
   rate.segment<3>(kX2) = n_dot;

@@ -135,6 +135,8 @@ class SpherePairImpact final : public SphereContactModel {
   void DeclareFrictionalContact(int contact, const Eigen::VectorXd& q, double& gap,
                                 Eigen::MatrixXd& jacobian) const override;
   Eigen::VectorXd NormalJacobianRate(int contact, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const override;
+  /// e_n, the restitution the compliant law is calibrated to (Newton's law of the nonsmooth schemes without e).
+  std::optional<double> CalibratedRestitution() const override { return p_.e_n; }
 
   /// δ_n(q) = R₁ + R₂ − |x₂ − x₁|.
   double Overlap(const Eigen::VectorXd& q) const override;

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "core/checks.h"
+#include "models/sphere_frictional_contact.h"
 
 namespace impactlab {
 
@@ -80,12 +81,7 @@ void SphereWallImpact::DeclareFrictionalContact(int contact, const Eigen::Vector
   (void)contact;
   gap = -Overlap(q);
   jacobian = Eigen::MatrixXd::Zero(3, 6);
-  const Eigen::Vector3d t[2] = {Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY()};
-  jacobian.block<1, 3>(0, 0) = kNormal.transpose();
-  for (int k = 0; k < 2; ++k) {
-    jacobian.block<1, 3>(1 + k, 0) = t[k].transpose();
-    jacobian.block<1, 3>(1 + k, 3) = -p_.radius * kNormal.cross(t[k]).transpose();
-  }
+  AddSphereContactColumns(kNormal, p_.radius, 0, 1.0, jacobian);  // frame (e_z, e_x, e_y)
 }
 
 Eigen::VectorXd SphereWallImpact::NormalJacobianRate(int contact, const Eigen::VectorXd& q,

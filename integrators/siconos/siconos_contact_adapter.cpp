@@ -162,6 +162,17 @@ double RoundOffGap(const FrictionalContactStructure& model, const Eigen::VectorX
   return 16.0 * std::numeric_limits<double>::epsilon() * length;
 }
 
+// The info of the last nonsmooth solve TimeStepping reported as failed (≠ 0), for this thread's running step. Installed
+// instead of TimeStepping::DefaultCheckSolverOutput, which prints a warning on stdout (it broke `run --json`) and
+// continues; the adapter keeps Siconos' behaviour (the step goes on with the solver's answer) and reports it.
+namespace {
+thread_local int last_failed_solver_info = 0;
+void RecordSolverInfo(int info, Simulation* simulation) {
+  (void)simulation;
+  last_failed_solver_info = info;
+}
+}  // namespace
+
 constexpr double kFrictionContactTolerance = 1e-14;  ///< FC3D NSGS residual (Siconos' relative error measure)
 constexpr int kFrictionContactMaxIterations = 10000;
 constexpr double kNewtonTolerance = 1e-14;  ///< TimeStepping's Newton loop on nonlinear relations (default 1e-6)
@@ -179,6 +190,7 @@ struct SiconosContactAdapter::Impl {
   int interactions = 0;
   int solver_iterations = 0;
   double solver_residual = 0.0;
+  bool solver_converged = true;
   // Per Interaction: u = H(q) v (the normal row), the Interaction, whether it carried an impulse in the last step.
   std::vector<std::function<double(const Eigen::VectorXd&, const Eigen::VectorXd&)>> normal_velocity;
   std::vector<SP::Interaction> links;
@@ -310,6 +322,7 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
         options->dparam[SICONOS_DPARAM_TOL] = kFrictionContactTolerance;
         options->iparam[SICONOS_IPARAM_MAX_ITER] = kFrictionContactMaxIterations;
         m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, m.friction_contact);
+        m.time_stepping->setCheckSolverFunction(&RecordSolverInfo);
         // The pair's relation is nonlinear (H(q) turns with the normal): converge Siconos' Newton loop on it.
         m.time_stepping->setNewtonTolerance(kNewtonTolerance);
         m.time_stepping->setNewtonMaxIteration(kNewtonMaxIterations);
@@ -317,6 +330,7 @@ SiconosContactAdapter::SiconosContactAdapter(const SiconosModelData& data, const
         osi->setConstraintActivationThreshold(RoundOffGap(data.terms));
         auto lcp = std::make_shared<LCP>(SICONOS_LCP_LEMKE);
         m.time_stepping = std::make_shared<TimeStepping>(m.nsds, td, osi, lcp);
+        m.time_stepping->setCheckSolverFunction(&RecordSolverInfo);
       }
     } else {
       m.event_driven = std::make_shared<EventDriven>(m.nsds, td);
@@ -361,7 +375,9 @@ void SiconosContactAdapter::Advance(double t_target, std::vector<SiconosImpact>*
       Eigen::VectorXd q_start, v_start;
       Read(q_start, v_start);
       const double t_start = m.time_stepping->startingTime();
+      last_failed_solver_info = 0;
       m.time_stepping->computeOneStep();
+      m.solver_converged = last_failed_solver_info == 0;
       m.solver_iterations = 0;
       m.solver_residual = 0.0;
       const SP::OneStepNSProblem problem = m.time_stepping->oneStepNSProblem(SICONOS_OSNSP_TS_VELOCITY);
@@ -434,6 +450,7 @@ void SiconosContactAdapter::Read(Eigen::VectorXd& q, Eigen::VectorXd& v) const {
 
 int SiconosContactAdapter::last_solver_iterations() const { return impl_->solver_iterations; }
 double SiconosContactAdapter::last_solver_residual() const { return impl_->solver_residual; }
+bool SiconosContactAdapter::last_solver_converged() const { return impl_->solver_converged; }
 const Eigen::VectorXd& SiconosContactAdapter::last_impulse() const { return impl_->impulse; }
 const std::vector<SiconosContactImpact>& SiconosContactAdapter::last_step_impacts() const {
   return impl_->step_impacts;

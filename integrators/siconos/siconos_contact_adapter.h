@@ -32,6 +32,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "system/frictional_contact_structure.h"
@@ -47,6 +48,8 @@ struct SiconosModelData {
   std::vector<ContactTerm> terms;
   /// Frictional contacts declared by the model (instead of `terms`); must outlive the adapter. Null: none.
   const FrictionalContactStructure* frictional = nullptr;
+  /// The e the model's compliant laws are calibrated to, when it declares one (frictional contacts only).
+  std::optional<double> calibrated_restitution;
 };
 
 enum class SiconosScheme { kMoreauJean, kEventDriven };
@@ -90,6 +93,10 @@ class SiconosContactAdapter {
   /// Iterations and residual of the last Moreau–Jean friction-contact solve (0 for an LCP or no active contact).
   int last_solver_iterations() const;
   double last_solver_residual() const;
+  /// False when the last Moreau–Jean step's nonsmooth solver stopped without reaching its tolerance (Siconos/Numerics'
+  /// info ≠ 0, e.g. FC3D NSGS at its 10⁴ sweeps on a frictional pile); the step keeps the solver's answer, as
+  /// Siconos' TimeStepping does, and last_solver_residual() says how far it got.
+  bool last_solver_converged() const;
   /// Generalized impulse p = Σ Hᵀ P of the last Moreau–Jean step (zero when no contact was active).
   const Eigen::VectorXd& last_impulse() const;
   /// Moreau–Jean: the contacts whose normal impulse became positive (above the round-off 64 ε max_i(m_i|v_i| + h|f_i|))

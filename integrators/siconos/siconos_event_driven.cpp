@@ -16,7 +16,7 @@ bool SameStep(double h, double built_h) { return std::abs(h - built_h) <= 1e-9 *
 }  // namespace
 
 void SiconosEventDrivenOptions::Validate() const {
-  if (!(restitution >= 0.0 && restitution <= 1.0)) throw InvalidParameter("e", restitution, "[0, 1]");
+  if (restitution && !(*restitution >= 0.0 && *restitution <= 1.0)) throw InvalidParameter("e", *restitution, "[0, 1]");
   if (!(rel_tol > 0.0 && rel_tol < 1.0)) throw InvalidParameter("siconos_rtol", rel_tol, "(0, 1)");
   if (!(abs_tol > 0.0 && std::isfinite(abs_tol))) throw InvalidParameter("siconos_atol", abs_tol, "> 0, finite");
 }
@@ -59,7 +59,7 @@ IntegratorTraits SiconosEventDriven::traits() const {
 }
 
 std::string SiconosEventDriven::impact_law() const {
-  return "Newton, e = " + InvalidParameter::FormatNumber(options_.restitution);
+  return "Newton, e = " + RestitutionText(options_.restitution);
 }
 
 EnergyTerms SiconosEventDriven::RigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s) const {
@@ -91,7 +91,7 @@ StepResult SiconosEventDriven::DoStep(const MechanicalSystem& system, Mechanical
       mass_ = data.mass;
       SiconosSchemeSettings settings;
       settings.scheme = SiconosScheme::kEventDriven;
-      settings.restitution = options_.restitution;
+      settings.restitution = NewtonRestitution(options_.restitution, data);
       settings.rel_tol = options_.rel_tol;
       settings.abs_tol = options_.abs_tol;
       adapter_ = std::make_unique<SiconosContactAdapter>(data, settings, h);

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "integrators/integrator.h"
@@ -29,7 +30,9 @@
 namespace impactlab {
 
 struct SiconosEventDrivenOptions {
-  double restitution = 1.0;  ///< e ∈ [0, 1] of Newton's impact law (scenario key e)
+  /// e ∈ [0, 1] of Newton's impact law: the scenario key e (else e_n); unset: the e the model's compliant laws are
+  /// calibrated to (FrictionalContactStructure::CalibratedRestitution), else 1 (NewtonRestitution).
+  std::optional<double> restitution;
   double rel_tol = 1e-10;    ///< LSODAR relative tolerance (scenario key siconos_rtol) in (0, 1)
   double abs_tol = 1e-12;    ///< LSODAR absolute tolerance (scenario key siconos_atol) > 0
   void Validate() const;

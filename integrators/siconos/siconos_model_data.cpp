@@ -80,6 +80,11 @@ std::string SiconosUnsupportedReason(const MechanicalSystem& system, const Mecha
   if (const auto* frictional = dynamic_cast<const FrictionalContactStructure*>(&system)) {
     if (state.q.size() != state.v.size() || frictional->FrictionalMassDiagonal().size() != state.q.size())
       return reason.append(quoted).append(" declares frictional contacts but q, v and diag(M) differ in size");
+    try {
+      frictional->CheckFrictionalDeclaration();
+    } catch (const InvalidParameter& e) {
+      return e.what();
+    }
     return "";
   }
   const auto* cms = dynamic_cast<const ConstantMassSystem*>(&system);
@@ -112,6 +117,9 @@ std::string SiconosUnsupportedReason(const MechanicalSystem& system, const Mecha
 
 SiconosModelData ExtractSiconosModel(const std::string& integrator, const MechanicalSystem& system,
                                      const MechanicalState& state) {
+  // A model's own limit is its own one-line error (parameter, value, valid range), not wrapped in `integrator`.
+  if (const auto* frictional = dynamic_cast<const FrictionalContactStructure*>(&system))
+    frictional->CheckFrictionalDeclaration();
   if (const std::string why = SiconosUnsupportedReason(system, state); !why.empty()) {
     std::string value(1, '"');
     value.append(integrator).append("\" on model \"").append(system.name()).push_back('"');
@@ -125,6 +133,7 @@ SiconosModelData ExtractSiconosModel(const std::string& integrator, const Mechan
     d.mass = frictional->FrictionalMassDiagonal();
     d.force = frictional->ConstantForce();
     d.frictional = frictional;
+    d.calibrated_restitution = frictional->CalibratedRestitution();
     return d;
   }
   const auto& cms = dynamic_cast<const ConstantMassSystem&>(system);
@@ -171,6 +180,14 @@ EnergyTerms SiconosRigidEnergyBooks(const MechanicalSystem& system, const Mechan
   }
   e.stored = {{"potential", potential}};
   return e;
+}
+
+double NewtonRestitution(const std::optional<double>& scenario, const SiconosModelData& data) {
+  return scenario.value_or(data.calibrated_restitution.value_or(1.0));
+}
+
+std::string RestitutionText(const std::optional<double>& scenario) {
+  return scenario ? InvalidParameter::FormatNumber(*scenario) : "the model's calibrated e_n (1 if it has none)";
 }
 
 double DiagonalKineticEnergy(const Eigen::VectorXd& mass, const Eigen::VectorXd& v) {

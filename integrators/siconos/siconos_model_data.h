@@ -12,6 +12,7 @@
 // declared ones, the contacts carry Coulomb friction.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "integrators/siconos/siconos_contact_adapter.h"
@@ -31,6 +32,12 @@ SiconosModelData ExtractSiconosModel(const std::string& integrator, const Mechan
 /// model's potential minus its unilateral contact terms' W_k (PairPotentialStructure models) or −fᵀq (frictional
 /// contact models), and s.dissipated (the impulse work) as damping work.
 EnergyTerms SiconosRigidEnergyBooks(const MechanicalSystem& system, const MechanicalState& s);
+
+/// e of Newton's impact law: the scenario's (key e, else e_n) when it sets one, else the e the model's compliant laws
+/// are calibrated to (FrictionalContactStructure::CalibratedRestitution), else 1.
+double NewtonRestitution(const std::optional<double>& scenario, const SiconosModelData& data);
+/// The scenario's e as text, or what NewtonRestitution falls back to when it is unset (impact_law()).
+std::string RestitutionText(const std::optional<double>& scenario);
 
 /// ½ vᵀ M v with M = diag(mass).
 double DiagonalKineticEnergy(const Eigen::VectorXd& mass, const Eigen::VectorXd& v);

@@ -18,7 +18,7 @@ bool SameStep(double h, double built_h) { return std::abs(h - built_h) <= 1e-9 *
 
 void SiconosMoreauJeanOptions::Validate() const {
   if (!(theta >= 0.5 && theta <= 1.0)) throw InvalidParameter("siconos_theta", theta, "[0.5, 1]");
-  if (!(restitution >= 0.0 && restitution <= 1.0)) throw InvalidParameter("e", restitution, "[0, 1]");
+  if (restitution && !(*restitution >= 0.0 && *restitution <= 1.0)) throw InvalidParameter("e", *restitution, "[0, 1]");
 }
 
 SiconosMoreauJean::SiconosMoreauJean(Options options) : options_(options) { options_.Validate(); }
@@ -38,7 +38,7 @@ IntegratorTraits SiconosMoreauJean::traits() const {
 }
 
 std::string SiconosMoreauJean::impact_law() const {
-  return "Newton, e = " + InvalidParameter::FormatNumber(options_.restitution) +
+  return "Newton, e = " + RestitutionText(options_.restitution) +
          " (Newton-Coulomb with the model's mu on declared frictional contacts)";
 }
 
@@ -62,8 +62,9 @@ StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalS
       SiconosSchemeSettings settings;
       settings.scheme = SiconosScheme::kMoreauJean;
       settings.theta = options_.theta;
-      settings.restitution = options_.restitution;
-      adapter_ = std::make_unique<SiconosContactAdapter>(ExtractSiconosModel(name(), system, before), settings, h);
+      const SiconosModelData data = ExtractSiconosModel(name(), system, before);
+      settings.restitution = NewtonRestitution(options_.restitution, data);
+      adapter_ = std::make_unique<SiconosContactAdapter>(data, settings, h);
       built_h_ = h;
       built_for_ = &system;
     }
@@ -89,6 +90,8 @@ StepResult SiconosMoreauJean::DoStep(const MechanicalSystem& system, MechanicalS
   stats_.newton_iterations += std::max(1, adapter_->last_solver_iterations());
   for (const SiconosContactImpact& c : adapter_->last_step_impacts())
     rigid_impacts_.push_back({c.t, c.contact, c.u_minus, c.u_plus, c.impulse});
+  if (!adapter_->last_solver_converged()) ++problem_statistics_.unconverged;
+  problem_statistics_.max_residual = std::max(problem_statistics_.max_residual, adapter_->last_solver_residual());
   problem_statistics_.problems += adapter_->last_problems();
   problem_statistics_.iterations += adapter_->last_problem_iterations();
   last_.AssignFrom(state);

@@ -13,7 +13,7 @@
 // For θ = ½ and a constant force f the energy changes over a step by exactly p_{n+1}ᵀ(v_n + v_{n+1})/2 (the work
 // of the impulses), so E + D is conserved to round-off; a single impact books ½(1 − e²) m* U_n². θ is the
 // scenario key siconos_theta ∈ [0.5, 1] (default 0.5), e the scenario's e ∈ [0, 1] (the restitution the compliant
-// laws are calibrated to; e_n on the sphere models). Smooth phases: second order for θ = ½ (trapezoidal rule),
+// laws are calibrated to; e_n on the sphere models; without either, the model's calibrated e, else 1). Smooth phases: second order for θ = ½ (trapezoidal rule),
 // first order otherwise; through impacts first order (an impact is resolved at the end of its step).
 //
 // Impacts (rigid_impacts(), integrators/rigid_contact_scheme.h): a step in which contact α's normal impulse P_α
@@ -29,6 +29,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "integrators/integrator.h"
@@ -39,7 +40,9 @@ namespace impactlab {
 
 struct SiconosMoreauJeanOptions {
   double theta = 0.5;        ///< θ ∈ [0.5, 1] (scenario key siconos_theta)
-  double restitution = 1.0;  ///< e ∈ [0, 1] of Newton's impact law (scenario key e)
+  /// e ∈ [0, 1] of Newton's impact law: the scenario key e (else e_n); unset: the e the model's compliant laws are
+  /// calibrated to (FrictionalContactStructure::CalibratedRestitution), else 1 (NewtonRestitution).
+  std::optional<double> restitution;
   void Validate() const;
 };
 

@@ -15,9 +15,8 @@
 //   normal force   the elastic penalty force K_N⟨δ⟩ (cap μ K_N δ₁; the sphere contacts cap with W'(δ) the same way,
 //                  contact/contact_law.h), so the cap is never tensile and does not include the dashpot;
 //   R*             the effective radius of the two boundary curvatures at the contact point (planar_gap.h), taken
-//                  at first touch and kept in z for the whole contact: k_t = 8 G* √(R* δ) = 8 G* a. It is frozen
-//                  because a Mindlin law stores U(z, δ) with one R: an R* that followed the rolling contact point
-//                  would change U outside the law's books;
+//                  at first touch and kept in z for the whole contact: k_t = 8 G* √(R* δ) = 8 G* a (the step,
+//                  the freezing of R* and why: contact/radius_bound_tangential_law.h);
 //   G*, μ          G* [Pa] from the scenario (key G_star, no default: the penalty model has no material modulus),
 //                  μ the model's friction coefficient.
 // No tangential dashpot (the laws have none; ξ_T must be 0).
@@ -32,16 +31,11 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <functional>
-#include <memory>
 #include <string>
 
-#include "contact/tangential/tangential_law.h"
+#include "contact/radius_bound_tangential_law.h"
 
 namespace impactlab {
-
-/// Builds the tangential law of one contact for its effective radius R* [m] (a registry factory, bound at the edge).
-using PlanarTangentialLawMaker = std::function<std::shared_ptr<const TangentialLaw>(double effective_radius)>;
 
 /// One step of one slot's tangential law.
 struct PlanarTangentialStep {
@@ -56,17 +50,17 @@ struct PlanarTangentialStep {
 class PlanarTangentialLaw {
  public:
   /// `name` as registered; `make` must accept every R* > 0.
-  PlanarTangentialLaw(std::string name, PlanarTangentialLawMaker make);
+  PlanarTangentialLaw(std::string name, TangentialLawForRadius make);
 
-  const std::string& name() const { return name_; }
-  double friction_coefficient() const { return mu_; }
-  int law_history_size() const { return law_history_; }
-  int stride() const { return 1 + law_history_; }
+  const std::string& name() const { return law_.name(); }
+  double friction_coefficient() const { return law_.friction_coefficient(); }
+  int law_history_size() const { return law_.history_size(); }
+  int stride() const { return 1 + law_.history_size(); }
   /// Size of z for `num_slots` slots.
   int HistorySize(int num_slots) const { return num_slots * stride() + 2; }
   int FrictionWorkIndex(int num_slots) const { return num_slots * stride(); }
   int GeneratedWorkIndex(int num_slots) const { return num_slots * stride() + 1; }
-  std::shared_ptr<const TangentialLaw> LawFor(double effective_radius) const { return make_(effective_radius); }
+  std::shared_ptr<const TangentialLaw> LawFor(double effective_radius) const { return law_.LawFor(effective_radius); }
 
   /// Stored energy U_t of `slot` at overlap δ [J] (0 when the slot carries no contact or δ ≤ 0).
   double StoredEnergy(int slot, double delta, const Eigen::VectorXd& z) const;
@@ -81,10 +75,11 @@ class PlanarTangentialLaw {
                             double normal_stiffness, const Eigen::VectorXd& z0, Eigen::VectorXd& z1) const;
 
  private:
-  std::string name_;
-  PlanarTangentialLawMaker make_;
-  int law_history_ = 0;
-  double mu_ = 0.0;
+  std::span<const double> History(int slot, const Eigen::VectorXd& z) const {
+    return {z.data() + slot * stride() + 1, static_cast<size_t>(law_.history_size())};
+  }
+
+  RadiusBoundTangentialLaw law_;
 };
 
 }  // namespace impactlab

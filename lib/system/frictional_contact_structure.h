@@ -20,10 +20,14 @@
 // of an event-driven scheme needs (g̈ = H_n v̇ + Ḣ_n v).
 //
 // Models with this structure carry no other forces but f: the compliant laws (normal, damping, tangential) are what
-// the rigid contacts replace. This header is C++17 (the Siconos adapter includes it).
+// the rigid contacts replace, and CalibratedRestitution gives the e those laws were calibrated to, which Newton's
+// impact law takes when the scenario names no e, so both families describe the same physics. A model that can declare
+// its contacts only up to a size says so in CheckFrictionalDeclaration (an InvalidParameter naming the parameter,
+// its value and the valid range). This header is C++17 (the Siconos adapter includes it).
 #pragma once
 
 #include <Eigen/Core>
+#include <optional>
 
 namespace impactlab {
 
@@ -44,6 +48,12 @@ class FrictionalContactStructure {
                                         Eigen::MatrixXd& jacobian) const = 0;
   /// Ḣ_n(q, v) (1 × n as a vector of size n): d/dt of the normal row of H_α along v.
   virtual Eigen::VectorXd NormalJacobianRate(int contact, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const = 0;
+  /// Throws InvalidParameter (parameter, value, valid range) when the declaration cannot be used as it is, e.g. a
+  /// model that declares its contacts only up to a size; returns otherwise (the default: always usable).
+  virtual void CheckFrictionalDeclaration() const {}
+  /// The normal restitution e the model's compliant laws are calibrated to (its scenario key e_n), if it has one:
+  /// Newton's impact law takes it when the scenario sets neither e nor e_n.
+  virtual std::optional<double> CalibratedRestitution() const { return std::nullopt; }
 };
 
 }  // namespace impactlab

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "registry/integrator_model_matrix.h"
+#include "registry/registries.h"
 #include "support/run_impactlab.h"
 
 using namespace impactlab;
@@ -53,9 +54,47 @@ TEST_CASE("matrix: list --matrix --json on the real binary") {
   const nlohmann::json j = nlohmann::json::parse(o.out);
   REQUIRE(j.is_array());
   bool found = false;
-  for (const auto& cell : j)
+  int siconos_cells = 0;
+  for (const auto& cell : j) {
     if (cell["integrator"] == "simo_tarnow" && cell["model"] == "sphere_wall") found = cell["runs"].get<bool>();
+    // With Siconos (docs/nonsmooth-peers.md): Moreau-Jean runs the sphere assembly's declared frictional contacts;
+    // event-driven is n/a there because the registered example has mu = 0.3, and says why.
+    if (cell["model"] != "sphere_assembly") continue;
+    CAPTURE(cell.dump());
+    if (cell["integrator"] == "siconos_moreau_jean") {
+      CHECK(cell["runs"].get<bool>());
+      ++siconos_cells;
+    }
+    if (cell["integrator"] == "siconos_event_driven") {
+      CHECK_FALSE(cell["runs"].get<bool>());
+      CHECK(cell["reason"].get<std::string>().find("Coulomb friction") != std::string::npos);
+      ++siconos_cells;
+    }
+  }
   CHECK(found);
+  const bool with_siconos = std::any_of(j.begin(), j.end(), [](const nlohmann::json& cell) {
+    return cell["integrator"] == "siconos_moreau_jean";
+  });
+  CHECK(siconos_cells == (with_siconos ? 2 : 0));
+}
+
+TEST_CASE("matrix: the text form names every integrator in full, --markdown gives README's table") {
+  const auto o = test::RunImpactlab("list --matrix");
+  REQUIRE(o.status == 0);
+  const auto names = IntegratorRegistry().names();
+  const auto models = ModelRegistry().names();
+  for (const auto& name : names) CHECK(o.out.find("\n" + name + " ") != std::string::npos);
+  const auto md = test::RunImpactlab("list --matrix --markdown");
+  REQUIRE(md.status == 0);
+  CHECK(md.out.find("| integrator | " + models.front() + " |") != std::string::npos);
+  CHECK(md.out.find("| simo_tarnow |") != std::string::npos);
+  CHECK(md.out.find("| exact | n/a | ok |") != std::string::npos);  // bead_chain, contact_oscillator
+  size_t rows = 0;
+  for (size_t p = md.out.find("\n| "); p != std::string::npos; p = md.out.find("\n| ", p + 1)) ++rows;
+  CHECK(rows == names.size());  // one row per integrator after the header line
+  const auto bad = test::RunImpactlab("list --markdown");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("--markdown") != std::string::npos);
 }
 
 TEST_CASE("a law the model's geometry cannot use is one line naming model, law and why, exit 2") {

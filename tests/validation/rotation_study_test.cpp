@@ -1,6 +1,6 @@
 // The rotation study (issue 15 item 4; docs/rotation.md) in quick mode: every claim passes (conserving scheme's
 // E and L drift ≤ 1e-12, the baselines drift by more than 1e-10, order 2 of Ω(T), flip period, balance of the
-// spinning ellipsoid, in-plane case) and it writes its series CSVs and the two figure specs.
+// spinning ellipsoid without and with gravity and friction, in-plane case) and it writes its series CSVs and the two figure specs.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -25,8 +25,8 @@ TEST_CASE("[study] rotation quick mode: all claims pass and the drift figures ar
   ctx.progress = [](const std::string&) {};
   StudyResult r = RotationStudy().Run(ctx);
   ReviewClaims(r.claims, KnownDeviations::Load(KnownDeviations::DefaultPath()), ctx.quick);
-  // 2 conserving + 6 baseline controls + 3 orders + flip + 3 balances + 2 in-plane
-  CHECK(r.claims.size() == 17);
+  // 2 conserving + 6 baseline controls + 3 orders + flip + 3 balances + 2 in-plane + 3 balances with friction
+  CHECK(r.claims.size() == 20);
   for (const auto& c : r.claims) {
     INFO(c.id << " measured " << c.measured);
     CHECK(c.pass);
@@ -34,7 +34,7 @@ TEST_CASE("[study] rotation quick mode: all claims pass and the drift figures ar
   }
   for (const char* f : {"drift_energy.plot.json", "drift_momentum.plot.json", "drift_lie_poisson_midpoint.csv",
                         "drift_rk4.csv", "drift_dopri5.csv", "drift_cvode_bdf.csv", "order.csv",
-                        "ellipsoid_wall_3d.csv"})
+                        "ellipsoid_wall_3d.csv", "ellipsoid_wall_3d_friction.csv"})
     CHECK(std::filesystem::exists(dir / f));
   CHECK(r.figures.size() == 2);
   std::filesystem::remove_all(dir);
@@ -59,6 +59,17 @@ TEST_CASE("[study] rotation claims from hand-made results: a drifting conserving
   r.order_errors = {4e-4, 1e-4};  // order 2
   r.flip_steps = {20000};
   r.flip_errors = {5e-8};
+  RotationWallRun wf;  // friction run whose balance misses the bound: its claim fails
+  wf.axis = "y";
+  wf.integrator = "lie_poisson_midpoint";
+  wf.friction = true;
+  wf.balance = 2e-12;
+  RotationWallRun wf_ok = wf;
+  wf_ok.axis = "z";
+  wf_ok.balance = 3e-15;
+  RotationWallRun wf_other = wf;  // a baseline's balance is reported, not claimed
+  wf_other.integrator = "rk4";
+  r.wall_friction = {wf, wf_ok, wf_other};
   const auto claims = RotationClaims(r);
   auto find = [&claims](const std::string& id) {
     for (const auto& c : claims)
@@ -72,4 +83,7 @@ TEST_CASE("[study] rotation claims from hand-made results: a drifting conserving
   CHECK(find("rotation.free.rk4.momentum_drift_exceeds_1e-10"));
   CHECK(find("rotation.order.800_1600"));
   CHECK(find("rotation.flip_period"));
+  CHECK_FALSE(find("rotation.wall_friction.y.balance"));
+  CHECK(find("rotation.wall_friction.z.balance"));
+  CHECK(claims.size() == 10);  // 2 + 2 controls + 1 order + flip + 2 in-plane + 2 friction balances (not rk4's)
 }

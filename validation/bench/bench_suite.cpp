@@ -111,12 +111,16 @@ nlohmann::json OrderTargets(const nlohmann::json& measured, const BenchOptions& 
 /// particle, assembly_vs_lammps_ratio).
 void AddAssemblyKeys(const nlohmann::json& as, nlohmann::json& out, nlohmann::json& targets) {
   nlohmann::json ns = nlohmann::json::object(), memory = nlohmann::json::object(), lammps_ns = nlohmann::json::object(),
-                 ratio_by_n = nlohmann::json::object();
+                 ratio_by_n = nlohmann::json::object(), explicit_ratio_by_n = nlohmann::json::object();
   if (as.contains("velocity_verlet"))
     for (const auto& [label, row] : as["velocity_verlet"].items()) {
       ns["velocity_verlet"][label] = row["ns_per_particle_step"]["median"];
       memory["velocity_verlet"][label] = row.contains("peak_rss_per_particle_bytes") ? row["peak_rss_per_particle_bytes"]
                                                                                       : row["peak_rss_bytes"];
+      if (row.contains("explicit_damping"))
+        ns["velocity_verlet_explicit_damping"][label] = row["explicit_damping"]["ns_per_particle_step"]["median"];
+      if (row.contains("explicit_damping") && row["explicit_damping"].contains("assembly_vs_lammps_ratio"))
+        explicit_ratio_by_n[label] = row["explicit_damping"]["assembly_vs_lammps_ratio"]["median"];
       if (row.contains("assembly_vs_lammps_ratio")) {
         ratio_by_n[label] = row["assembly_vs_lammps_ratio"]["median"];
         lammps_ns[label] = row["lammps"]["ns_per_particle_step"]["median"];
@@ -194,6 +198,12 @@ void AddAssemblyKeys(const nlohmann::json& as, nlohmann::json& out, nlohmann::js
     else
       AddNotMeasured(targets, "assembly_vs_lammps_ratio (velocity_verlet, N = 1e5)", "<= 1.0", r.get<std::string>());
   }
+  if (explicit_ratio_by_n.contains("1e5")) {
+    const double r = explicit_ratio_by_n["1e5"].get<double>();
+    AddTarget(targets, "assembly_vs_lammps_ratio (velocity_verlet_explicit_damping, N = 1e5)", r, "<= 1.0", r <= 1.0,
+              "LAMMPS's algorithm (dampers fed v_half, one force evaluation per step): ours / LAMMPS, same run");
+  }
+  out["assembly_vs_lammps_ratio_explicit_damping_by_n"] = explicit_ratio_by_n;
   out["assembly_ns_per_particle_step"] = ns;
   out["assembly_peak_memory_per_particle_bytes"] = memory;
   out["lammps_ns_per_particle_step"] = lammps_ns;
@@ -494,6 +504,15 @@ std::string FormatBenchReport(const nlohmann::json& r) {
                    ? number(row["lammps"]["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
                    : std::string("-"))
            << " |\n";
+        if (row.contains("explicit_damping")) {
+          const auto& e = row["explicit_damping"];
+          const bool epeer = e.contains("assembly_vs_lammps_ratio");
+          os << "| velocity_verlet_explicit_damping | " << row["num_spheres"].get<int>() << " | "
+             << row["timed_steps"].get<long>() << " (+" << row["warmup_steps"].get<long>() << ") | "
+             << spread(e["ns_per_particle_step"]) << " | "
+             << (peer ? spread(row["lammps"]["ns_per_particle_step"]) : std::string("-")) << " | "
+             << (epeer ? spread(e["assembly_vs_lammps_ratio"]) : std::string("-")) << " | |\n";
+        }
       }
     if (a.contains("simo_tarnow"))
       for (const auto& [label, row] : a["simo_tarnow"].items()) {
@@ -520,6 +539,13 @@ std::string FormatBenchReport(const nlohmann::json& r) {
            << number(g["max_overlap_m"]["ours"], 6) << " m, LAMMPS " << number(g["max_overlap_m"]["lammps"], 6)
            << " m (rel. diff. " << number(g["max_overlap_relative_difference"], 3) << "); max centre difference / max "
            << "displacement " << number(g["max_centre_difference_over_max_displacement"], 3) << "\n";
+        if (row.contains("explicit_damping") && row["explicit_damping"].contains("lammps_agreement")) {
+          const auto& e = row["explicit_damping"]["lammps_agreement"];
+          os << "With LAMMPS's algorithm (velocity_verlet_explicit_damping): kinetic energy rel. diff. "
+             << number(e["kinetic_energy_relative_difference"], 3) << ", max overlap rel. diff. "
+             << number(e["max_overlap_relative_difference"], 3) << ", max centre difference / max displacement "
+             << number(e["max_centre_difference_over_max_displacement"], 3) << "\n";
+        }
       }
     for (const auto& [label, row] : verlet_rows.items())
       if (row.contains("openmp"))

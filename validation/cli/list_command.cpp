@@ -1,10 +1,12 @@
 // `impactlab list [--json]`: integrators (with declared traits), normal laws, damping laws, models.
-// `impactlab list --matrix [--json]`: the integrator × model matrix, each pair tried in code
+// `impactlab list --matrix [--json | --markdown]`: the integrator × model matrix, each pair tried in code
 // (registry/integrator_model_matrix.h), every n/a with its reason.
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "core/errors.h"
 #include "core/parameter_set.h"
 #include "registry/integrator_model_matrix.h"
 #include "registry/registries.h"
@@ -13,8 +15,23 @@ namespace impactlab::cli {
 
 namespace {
 
-int PrintMatrix(bool json) {
+int PrintMatrix(bool json, bool markdown) {
   const std::vector<MatrixCell> cells = IntegratorModelMatrix();
+  if (markdown) {  // the table of README.md ("Which integrator runs on which model")
+    const auto models = ModelRegistry().names();
+    std::cout << "| integrator |";
+    for (const auto& m : models) std::cout << " " << m << " |";
+    std::cout << "\n|---|";
+    for (size_t m = 0; m < models.size(); ++m) std::cout << "---|";
+    std::cout << "\n";
+    size_t i = 0;
+    for (const auto& integrator : IntegratorRegistry().names()) {
+      std::cout << "| " << integrator << " |";
+      for (size_t m = 0; m < models.size(); ++m, ++i) std::cout << (cells[i].runs ? " ok |" : " n/a |");
+      std::cout << "\n";
+    }
+    return 0;
+  }
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& c : cells)
@@ -23,15 +40,18 @@ int PrintMatrix(bool json) {
     return 0;
   }
   const auto models = ModelRegistry().names();
-  std::cout << "integrator x model (ok = runs; n/a reasons below)\n" << std::string(24, ' ');
-  for (size_t m = 0; m < models.size(); ++m) std::cout << " m" << m;
+  const auto integrators = IntegratorRegistry().names();
+  size_t width = 0;  // the longest integrator name, so that no name is cut
+  for (const auto& integrator : integrators) width = std::max(width, integrator.size());
+  std::cout << "integrator x model (ok = runs; n/a reasons below)\n" << std::string(width, ' ');
+  for (size_t m = 0; m < models.size(); ++m) std::cout << (m < 10 ? "  m" : " m") << m;
   std::cout << "\n";
   size_t i = 0;
-  for (const auto& integrator : IntegratorRegistry().names()) {
+  for (const auto& integrator : integrators) {
     std::string row = integrator;
-    row.resize(24, ' ');
+    row.resize(width, ' ');
     std::cout << row;
-    for (size_t m = 0; m < models.size(); ++m, ++i) std::cout << (cells[i].runs ? " ok" : " --");
+    for (size_t m = 0; m < models.size(); ++m, ++i) std::cout << (cells[i].runs ? "  ok" : "  --");
     std::cout << "\n";
   }
   for (size_t m = 0; m < models.size(); ++m) std::cout << "m" << m << " = " << models[m] << "\n";
@@ -47,12 +67,15 @@ void AddListCommand(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("list", "list integrators, contact laws and models");
   auto json_flag = std::make_shared<bool>(false);
   auto matrix_flag = std::make_shared<bool>(false);
+  auto markdown_flag = std::make_shared<bool>(false);
   sub->add_flag("--json", *json_flag, "print JSON");
   sub->add_flag("--matrix", *matrix_flag, "the integrator x model matrix (each pair tried; n/a with the reason)");
-  sub->callback([&action, json_flag, matrix_flag] {
-    action = [json_flag, matrix_flag] {
+  sub->add_flag("--markdown", *markdown_flag, "with --matrix: the matrix as a Markdown table (README.md)");
+  sub->callback([&action, json_flag, matrix_flag, markdown_flag] {
+    action = [json_flag, matrix_flag, markdown_flag] {
+      if (*markdown_flag && !*matrix_flag) throw InvalidParameter("--markdown", "set", "only with --matrix");
       if (CheckOnly()) return 0;  // no input to validate
-      if (*matrix_flag) return PrintMatrix(*json_flag);
+      if (*matrix_flag) return PrintMatrix(*json_flag, *markdown_flag);
       nlohmann::json out;
       out["integrators"] = nlohmann::json::array();
       for (const auto& [name, entry] : IntegratorRegistry().entries()) {

@@ -96,4 +96,23 @@ ContactLaw ContactLawFromKeys(const ParameterSet& p, const ContactPairData& pair
   return ContactLaw(elastic, damper, TangentialLawFromKeys(p, pair));
 }
 
+TangentialLawForRadius MindlinLawForRadius(const ParameterSet& p, const std::string& name, double mu,
+                                           const std::string& model, const std::string& model_kind) {
+  const TangentialLawFactory factory = TangentialLawRegistry().Get(name).make;  // unknown name: the list of laws
+  if (!p.Has("G_star"))
+    throw InvalidParameter("G_star", "<missing>",
+                           "the shear modulus G* [Pa] of k_t = 8 G* sqrt(R* delta), required with tangential_law = " +
+                               name + " on model \"" + model + "\" (the " + model_kind +
+                               " model has no material modulus)");
+  ContactPairData pair;
+  pair.effective_shear_modulus = RequirePositive("G_star", p.GetDouble("G_star"));
+  pair.restitution = 1.0;
+  // One law per contact, for the contact's R* (frozen at first touch); the Mindlin factories read no keys.
+  return [factory, pair, mu](double effective_radius) {
+    ContactPairData d = pair;
+    d.effective_radius = effective_radius;
+    return factory(ParameterSet{}, d, mu);
+  };
+}
+
 }  // namespace impactlab

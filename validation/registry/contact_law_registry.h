@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "contact/contact_law.h"
+#include "contact/radius_bound_tangential_law.h"
 #include "contact/tangential/tangential_law.h"
 #include "core/parameter_set.h"
 #include "registry/registry.h"
@@ -45,6 +46,11 @@ const Registry<TangentialLawFactory>& TangentialLawRegistry();
 std::vector<std::string> TangentialLawNames();
 /// The tangential law of keys tangential_law (default mindlin_rescaled_incremental) and mu (default 0).
 std::shared_ptr<const TangentialLaw> TangentialLawFromKeys(const ParameterSet& p, const ContactPairData& pair);
+/// The Mindlin law `name` (k_t = 8 G* √(R* δ)) for a model whose contact has no material modulus (the planar
+/// penalty, the ECC volume law): key G_star [Pa] required — missing, an InvalidParameter naming `model` and
+/// `model_kind` ("penalty", "ECC") —, bound as a factory of the contact's R* (contact/radius_bound_tangential_law.h).
+TangentialLawForRadius MindlinLawForRadius(const ParameterSet& p, const std::string& name, double mu,
+                                           const std::string& model, const std::string& model_kind);
 /// normal ⊕ damping ⊕ tangential from the keys above.
 ContactLaw ContactLawFromKeys(const ParameterSet& p, const ContactPairData& pair);
 

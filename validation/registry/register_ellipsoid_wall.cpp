@@ -70,19 +70,8 @@ std::shared_ptr<const EllipsoidWallFriction> EllipsoidFrictionFromKeys(const Par
   }
   RejectInapplicableLaw(p, "kt", "ellipsoid_wall_3d", "tangential_law = " + name + " sets k_t = 8 G* sqrt(R* delta) (key G_star)");
   RejectInapplicableLaw(p, "kt_over_kn", "ellipsoid_wall_3d", "tangential_law = " + name + " sets k_t = 8 G* sqrt(R* delta) (key G_star)");
-  if (!p.Has("G_star"))
-    throw InvalidParameter("G_star", "<missing>",
-                           "the shear modulus G* [Pa] of k_t = 8 G* sqrt(R* delta), required with tangential_law = " +
-                               name + " on model \"ellipsoid_wall_3d\" (the ECC model has no material modulus)");
-  pair.effective_shear_modulus = RequirePositive("G_star", p.GetDouble("G_star"));
-  return std::make_shared<EllipsoidWallFriction>(
-      name,
-      [factory, keys, pair, mu](double radius) {
-        ContactPairData d = pair;
-        d.effective_radius = radius;
-        return factory(keys, d, mu);
-      },
-      reference_radius);
+  return std::make_shared<EllipsoidWallFriction>(name, MindlinLawForRadius(p, name, mu, "ellipsoid_wall_3d", "ECC"),
+                                                 reference_radius);
 }
 
 void SummarizeEllipsoidWall(const EllipsoidWallImpact& model, const RunOutcome& outcome, nlohmann::json& out) {

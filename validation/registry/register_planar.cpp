@@ -66,18 +66,7 @@ std::shared_ptr<const PlanarTangentialLaw> PlanarTangentialLawFromKeys(const Par
     const std::shared_ptr<const TangentialLaw> law = factory(keys, pair, mu);
     return std::make_shared<PlanarTangentialLaw>(name, [law](double) { return law; });
   }
-  if (!p.Has("G_star"))
-    throw InvalidParameter("G_star", "<missing>",
-                           "the shear modulus G* [Pa] of k_t = 8 G* sqrt(R* delta), required with tangential_law = " +
-                               name + " on model \"" + model + "\" (the penalty model has no material modulus)");
-  pair.effective_shear_modulus = RequirePositive("G_star", p.GetDouble("G_star"));
-  pair.restitution = 1.0;
-  // One law per contact, for the contact's R* (frozen at first touch); the Mindlin factories read no keys.
-  return std::make_shared<PlanarTangentialLaw>(name, [factory, keys, pair, mu](double effective_radius) {
-    ContactPairData d = pair;
-    d.effective_radius = effective_radius;
-    return factory(keys, d, mu);
-  });
+  return std::make_shared<PlanarTangentialLaw>(name, MindlinLawForRadius(p, name, mu, model, "penalty"));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The Siconos integrators (integrators/siconos/; compiled only when CMake found Siconos, docs/nonsmooth-peers.md).
 // The restitution of Newton's impact law is the scenario's e (the restitution the compliant laws are calibrated
 // to; e_n on the sphere models), so a compliant and a nonsmooth run of one scenario describe the same physics.
+#include <optional>
+
 #include "integrators/siconos/siconos_event_driven.h"
 #include "integrators/siconos/siconos_moreau_jean.h"
 #include "registry/registries.h"
@@ -8,9 +10,12 @@
 namespace impactlab {
 
 namespace {
-double ScenarioRestitution(const ParameterSet& p) {
+// e, else e_n; neither: unset, and the scheme takes the e the model's compliant laws are calibrated to
+// (FrictionalContactStructure::CalibratedRestitution, e.g. sphere_assembly's default e_n = 0.5), else 1.
+std::optional<double> ScenarioRestitution(const ParameterSet& p) {
   if (p.Has("e")) return p.GetDouble("e");
-  return p.GetDouble("e_n", 1.0);
+  if (p.Has("e_n")) return p.GetDouble("e_n");
+  return std::nullopt;
 }
 }  // namespace
 

@@ -59,6 +59,8 @@ void SummarizeRigidImpacts(const RigidContactScheme& rigid, nlohmann::json& run)
   const RigidProblemStatistics stats = rigid.problem_statistics();
   run["nonsmooth_problems"] = stats.problems;
   run["nonsmooth_iterations"] = stats.iterations;
+  run["nonsmooth_unconverged"] = stats.unconverged;
+  run["nonsmooth_residual_max"] = stats.max_residual;
 }
 }  // namespace
 

@@ -117,8 +117,10 @@ double FlipPeriodError(const FreeRigidBody& model, const FreeRigidBodySolution& 
   return std::abs(measured - period) / period;
 }
 
-// (d): validation/scenarios/ellipsoid_wall_3d.toml (Seed000 §6 base case in 3-D) spun 4 rad/s about one world axis.
-RotationWallRun RunWall(const std::string& axis, const std::string& integrator) {
+// (d): validation/scenarios/ellipsoid_wall_3d.toml (Seed000 §6 base case in 3-D) spun 4 rad/s about one world axis,
+// without gravity and friction; (f): with the scenario file's g = 9.81 m/s², Cundall–Strack spring (k_t = 2/7 of
+// the ECC stiffness at first touch) and μ = 0.3.
+RotationWallRun RunWall(const std::string& axis, const std::string& integrator, bool friction) {
   RunRequest req;
   req.scenario.model = "ellipsoid_wall_3d";
   req.scenario.path = "<validation/scenarios/ellipsoid_wall_3d.toml>";
@@ -134,6 +136,11 @@ RotationWallRun RunWall(const std::string& axis, const std::string& integrator) 
   p.Set("t_end", 0.4);
   p.Set("stop_after_separation", 0.01);
   p.Set("omega_" + axis, 4.0);
+  if (friction) {
+    p.Set("g", 9.81);
+    p.Set("tangential_law", std::string("cundall_strack"));
+    p.Set("mu", 0.3);
+  }
   if (integrator == "dopri5") {
     p.Set("rk_rtol", 1e-10);
     p.Set("rk_atol", 1e-12);
@@ -143,6 +150,8 @@ RotationWallRun RunWall(const std::string& axis, const std::string& integrator) 
   RotationWallRun w;
   w.axis = axis;
   w.integrator = integrator;
+  w.friction = friction;
+  w.friction_work = run["energy_terms"].value("friction_work_J", 0.0);
   w.e_cn = JsonNumber(run, "e_cn");
   w.e_E = JsonNumber(run, "e_E");
   w.balance = JsonNumber(run, "energy_balance_residual_max");
@@ -192,7 +201,10 @@ RotationResults ComputeRotation(bool quick) {
   r.flip_steps = {2000, 20000};
   for (int n : r.flip_steps) r.flip_errors.push_back(FlipPeriodError(model, exact, n));
   for (const char* axis : {"x", "y", "z"})
-    for (const char* integrator : kWallIntegrators) r.wall.push_back(RunWall(axis, integrator));
+    for (const char* integrator : kWallIntegrators) {
+      r.wall.push_back(RunWall(axis, integrator, false));
+      r.wall_friction.push_back(RunWall(axis, integrator, true));
+    }
   const nlohmann::json planar = RunInPlane("ellipsoid_wall"), full = RunInPlane("ellipsoid_wall_3d");
   r.inplane_e_cn_2d = JsonNumber(planar, "e_cn");
   r.inplane_e_E_2d = JsonNumber(planar, "e_E");
@@ -239,6 +251,13 @@ std::vector<Claim> RotationClaims(const RotationResults& r) {
                                "lie_poisson_midpoint, ellipsoid_wall_3d, spin 4 rad/s about " + w.axis +
                                    ", h = 1e-4 s: max |E + D - E0|/E0",
                                "Gonzalez 1996 (discrete gradient); docs/rotation.md §6", std::nullopt, w.balance, 1e-12));
+  }
+  for (const RotationWallRun& w : r.wall_friction) {
+    if (w.integrator != "lie_poisson_midpoint") continue;
+    claims.push_back(MakeClaim("rotation.wall_friction." + w.axis + ".balance",
+                               "lie_poisson_midpoint, ellipsoid_wall_3d with g = 9.81 and friction (cundall_strack, mu = "
+                               "0.3), spin 4 rad/s about " + w.axis + ", h = 1e-4 s: max |E + D + W_f - E0|/E0",
+                               "Gonzalez 1996 (discrete gradient); docs/rotation.md §7", std::nullopt, w.balance, 1e-12));
   }
   claims.push_back(MakeClaim("rotation.inplane.e_cn", "in-plane case: |e_cn(ellipsoid_wall_3d) - e_cn(ellipsoid_wall)|, dopri5 rtol 1e-13",
                              "issue 15 item 4 (e); docs/rotation.md §6", std::nullopt,
@@ -305,20 +324,24 @@ StudyResult RotationStudy::Run(const StudyContext& ctx) const {
   WriteFileAtomically(ctx.out_dir / "order.csv", cb.str());
   result.tables_markdown.push_back(mb.str());
 
-  // (d)
-  std::ostringstream md, cd;
-  md << "| spin axis | integrator | e_cn | e_E | omega after (world) [rad/s] | max abs(E+D-E0)/E0 |\n"
-        "|---|---|---|---|---|---|\n";
-  cd << "axis,integrator,e_cn,e_E,omega_after_x,omega_after_y,omega_after_z,balance\n";
-  for (const RotationWallRun& w : r.wall) {
-    md << "| " << w.axis << " | " << w.integrator << " | " << Fmt(w.e_cn, 10) << " | " << Fmt(w.e_E, 10) << " | ("
-       << Fmt(w.omega_after[0], 7) << ", " << Fmt(w.omega_after[1], 7) << ", " << Fmt(w.omega_after[2], 7) << ") | "
-       << Fmt(w.balance, 2) << " |\n";
-    cd << w.axis << ',' << w.integrator << ',' << std::setprecision(17) << w.e_cn << ',' << w.e_E << ','
-       << w.omega_after[0] << ',' << w.omega_after[1] << ',' << w.omega_after[2] << ',' << w.balance << '\n';
-  }
-  WriteFileAtomically(ctx.out_dir / "ellipsoid_wall_3d.csv", cd.str());
-  result.tables_markdown.push_back(md.str());
+  // (d), (f)
+  auto wall_table = [&ctx, &result](const std::vector<RotationWallRun>& runs, const std::string& csv) {
+    std::ostringstream md, cd;
+    md << "| spin axis | integrator | e_cn | e_E | omega after (world) [rad/s] | W_f [J] | max abs(E+D+W_f-E0)/E0 |\n"
+          "|---|---|---|---|---|---|---|\n";
+    cd << "axis,integrator,e_cn,e_E,omega_after_x,omega_after_y,omega_after_z,friction_work_J,balance\n";
+    for (const RotationWallRun& w : runs) {
+      md << "| " << w.axis << " | " << w.integrator << " | " << Fmt(w.e_cn, 10) << " | " << Fmt(w.e_E, 10) << " | ("
+         << Fmt(w.omega_after[0], 7) << ", " << Fmt(w.omega_after[1], 7) << ", " << Fmt(w.omega_after[2], 7) << ") | "
+         << Fmt(w.friction_work, 6) << " | " << Fmt(w.balance, 2) << " |\n";
+      cd << w.axis << ',' << w.integrator << ',' << std::setprecision(17) << w.e_cn << ',' << w.e_E << ','
+         << w.omega_after[0] << ',' << w.omega_after[1] << ',' << w.omega_after[2] << ',' << w.friction_work << ','
+         << w.balance << '\n';
+    }
+    WriteFileAtomically(ctx.out_dir / csv, cd.str());
+    result.tables_markdown.push_back(md.str());
+  };
+  wall_table(r.wall, "ellipsoid_wall_3d.csv");
 
   // (e)
   std::ostringstream me;
@@ -326,6 +349,7 @@ StudyResult RotationStudy::Run(const StudyContext& ctx) const {
      << "| ellipsoid_wall (planar) | " << Fmt(r.inplane_e_cn_2d, 14) << " | " << Fmt(r.inplane_e_E_2d, 14) << " |\n"
      << "| ellipsoid_wall_3d | " << Fmt(r.inplane_e_cn_3d, 14) << " | " << Fmt(r.inplane_e_E_3d, 14) << " |\n";
   result.tables_markdown.push_back(me.str());
+  wall_table(r.wall_friction, "ellipsoid_wall_3d_friction.csv");
 
   const int n_free = r.drift.empty() ? 0 : r.drift.front().steps;
   const int n_base = r.drift.size() < 2 ? 0 : r.drift[1].steps;
@@ -348,7 +372,10 @@ StudyResult RotationStudy::Run(const StudyContext& ctx) const {
          "world axis, h = 1e-4 s; dopri5 at rk_rtol 1e-10, rk_atol 1e-12. Only the balance of the conserving "
          "scheme is claimed; e_cn, e_E and the rebound spin have no published value and are reported. "
          "(e) The in-plane special case (spin about the plane normal, v_y = 0, no tilt): both models by dopri5 at "
-         "rk_rtol 1e-13, rk_atol 1e-15.";
+         "rk_rtol 1e-13, rk_atol 1e-15. "
+         "(f) (d) with the scenario file's gravity g = 9.81 m/s^2 and friction (tangential_law = cundall_strack, "
+         "k_t = 2/7 of the ECC stiffness at first touch, mu = 0.3; docs/rotation.md §7): the balance now includes "
+         "the friction work W_f; only the conserving scheme's balance is claimed, the rest is reported.";
   if (ctx.quick) nar << " Quick mode: the conserving scheme 1e4 steps, the baselines 1e3 steps in (a).";
   result.narrative = nar.str();
   return result;

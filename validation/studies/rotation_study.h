@@ -8,7 +8,9 @@
 //  (c) flip period from the zero crossings of the intermediate-axis component at T/2000 and T/20000;
 //  (d) the spinning ellipsoid against the wall (ellipsoid_wall_3d, spin 4 rad/s about x, y, z): balance residual
 //      of lie_poisson_midpoint, e_cn, e_E and the rebound spin of it and velocity_verlet / rk4 / dopri5;
-//  (e) the in-plane case: ellipsoid_wall_3d reproduces planar ellipsoid_wall e_cn and e_E (dopri5, rtol 1e-13).
+//  (e) the in-plane case: ellipsoid_wall_3d reproduces planar ellipsoid_wall e_cn and e_E (dopri5, rtol 1e-13);
+//  (f) (d) with gravity and friction, as validation/scenarios/ellipsoid_wall_3d.toml (g = 9.81 m/s², Cundall–Strack,
+//      μ = 0.3): the balance E + D + W_f − E₀ of lie_poisson_midpoint closes with the friction work included.
 // compute (typed results) → claims (a pure function of them) → render (tables, CSV, figure specs).
 #pragma once
 
@@ -33,10 +35,12 @@ struct RotationDriftSeries {
   double momentum_max() const { return momentum.empty() ? 0.0 : momentum.back(); }
 };
 
-/// (d) one ellipsoid–wall run.
+/// (d), (f) one ellipsoid–wall run.
 struct RotationWallRun {
   std::string axis, integrator;
+  bool friction = false;  ///< (f): g = 9.81, cundall_strack, μ = 0.3
   double e_cn = 0.0, e_E = 0.0, balance = 0.0;
+  double friction_work = 0.0;  ///< W_f [J] (0 without friction)
   std::array<double, 3> omega_after{};  ///< world frame [rad/s]
 };
 
@@ -48,6 +52,7 @@ struct RotationResults {
   std::vector<int> flip_steps;                 ///< (c) steps per period
   std::vector<double> flip_errors;             ///< (c) relative error of the measured flip period
   std::vector<RotationWallRun> wall;           ///< (d)
+  std::vector<RotationWallRun> wall_friction;  ///< (f)
   double inplane_e_cn_3d = 0.0, inplane_e_cn_2d = 0.0, inplane_e_E_3d = 0.0, inplane_e_E_2d = 0.0;  ///< (e)
 };
 
