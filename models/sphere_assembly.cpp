@@ -270,7 +270,7 @@ namespace {
 /// The tangential step of a contact whose δ, δ̇ and normal are set (SphereContactModel::EvaluateContactLaw with the
 /// committed δ⁰ and W'(δ⁰) recomputed from the committed positions).
 void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_prev, std::span<const double> history,
-                 std::span<double> law_out, int history_size, AssemblyContact& c) {
+                 std::span<double> law_out, int history_size, AssemblyContact& c, const TangentialStartRates* start) {
   static constexpr std::array<double, kMaxLawHistory> kZero{};
   c.active = true;
   c.normal_force_elastic = law.elastic().Force(c.delta);
@@ -279,6 +279,7 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
   k.normal = c.normal;
   k.delta_n = c.delta;
   k.normal_force = c.normal_force_elastic;
+  if (start != nullptr) k.start = *start;
   const double normal_force_prev = delta_prev > 0.0 ? law.elastic().Force(delta_prev) : 0.0;
   std::array<double, kMaxLawHistory> scratch{};
   const size_t h = static_cast<size_t>(history_size);
@@ -290,8 +291,8 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
 }  // namespace
 
 AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                             const Eigen::VectorXd& z, int i, int j,
-                                             std::span<double> law_out) const {
+                                             const Eigen::VectorXd& z, int i, int j, std::span<double> law_out,
+                                             const TangentialStartRates* start) const {
   AssemblyContact c;
   const Eigen::Vector3d r = At(q, 6 * j) - At(q, 6 * i);
   c.delta = 2.0 * radius_ - r.norm();
@@ -311,13 +312,13 @@ AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eig
   const Eigen::Vector3d dphi_j = At(q, 6 * j + 3) - At(z, 6 * j + 3);
   const Eigen::Vector3d spin = (radius_ - quarter) * dphi_i + (radius_ - quarter) * dphi_j;
   const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c);
+  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c, start);
   return c;
 }
 
 AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                             const Eigen::VectorXd& z, int i, int w,
-                                             std::span<double> law_out) const {
+                                             const Eigen::VectorXd& z, int i, int w, std::span<double> law_out,
+                                             const TangentialStartRates* start) const {
   AssemblyContact c;
   c.delta = WallOverlap(q, 0, i, w);
   if (!(c.delta > 0.0)) return c;
@@ -330,8 +331,36 @@ AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eig
   const Eigen::Vector3d dx = At(q, 6 * i) - At(z, 6 * i);
   const Eigen::Vector3d dphi = At(q, 6 * i + 3) - At(z, 6 * i + 3);
   const Eigen::Vector3d ds = Tangential(dx - radius_ * dphi.cross(n), n);
-  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c);
+  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start);
   return c;
+}
+
+TangentialStartRates SphereAssembly::PairStartRates(const MechanicalState& before, int i, int j, double step) const {
+  TangentialStartRates r;
+  const Eigen::Vector3d rel = At(before.q, 6 * j) - At(before.q, 6 * i);
+  const double d = rel.norm();
+  const double delta = 2.0 * radius_ - d;
+  if (!(delta > 0.0) || !(d > 0.0)) return r;  // not in contact at the start: the law does not use the rates
+  const Eigen::Vector3d n = rel / d;
+  const Eigen::Vector3d dv = At(before.v, 6 * j) - At(before.v, 6 * i);
+  const Eigen::Vector3d spin = (radius_ - 0.5 * delta) * (At(before.v, 6 * i + 3) + At(before.v, 6 * j + 3));
+  r.slip_velocity = Tangential(dv - spin.cross(n), n);  // the rate of EvaluatePair's Δs at the start
+  r.overlap_rate = -dv.dot(n);
+  r.normal_force_rate = sphere_law_->elastic().Stiffness(delta) * r.overlap_rate;
+  r.step = step;
+  return r;
+}
+
+TangentialStartRates SphereAssembly::WallStartRates(const MechanicalState& before, int i, int w, double step) const {
+  TangentialStartRates r;
+  const double delta = WallOverlap(before.q, 0, i, w);
+  if (!(delta > 0.0)) return r;
+  const Eigen::Vector3d& n = config_.walls[static_cast<size_t>(w)].normal;
+  r.slip_velocity = Tangential(At(before.v, 6 * i) - radius_ * At(before.v, 6 * i + 3).cross(n), n);
+  r.overlap_rate = -n.dot(At(before.v, 6 * i));
+  r.normal_force_rate = wall_law_->elastic().Stiffness(delta) * r.overlap_rate;
+  r.step = step;
+  return r;
 }
 
 // --- dynamics ---------------------------------------------------------------------------------------
@@ -452,8 +481,9 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     UpdateHistory(copy, after);
     return;
   }
-  // A pure function of (before, after.q): contacts are evaluated at after.q with before.v (only F_n uses it) and
-  // the committed history of before.z; after.z is overwritten, never read.
+  // A pure function of (before, after.q, after.t): contacts are evaluated at after.q with before.v (only F_n uses
+  // it) and the committed history of before.z, the tangential law with before's rates over after.t − before.t;
+  // after.z is overwritten, never read.
   const Eigen::VectorXd& z0 = before.z;
   Eigen::VectorXd& z = after.z;  // written in place (no allocation per step), every entry overwritten
   if (z.size() != z_size_) z.resize(z_size_);
@@ -499,11 +529,13 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     if (k < n_pairs) {
       const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
       if (!(PairOverlap(after.q, 0, i, j) > 0.0)) return;
-      c = EvaluatePair(after.q, before.v, z0, i, j, law_out);
+      const TangentialStartRates start = PairStartRates(before, i, j, after.t - before.t);
+      c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start);
     } else {
       const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
       if (!(WallOverlap(after.q, 0, i, w) > 0.0)) return;
-      c = EvaluateWall(after.q, before.v, z0, i, w, law_out);
+      const TangentialStartRates start = WallStartRates(before, i, w, after.t - before.t);
+      c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start);
     }
     scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
     scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
@@ -627,6 +659,7 @@ void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const E
     k.tangential_increment = pt * (dr - (a * dphi_i + a * dphi_j).cross(nm));
     k.overlap_prev = delta_prev;
     k.normal_force_prev = delta_prev > 0.0 ? sphere_law_->elastic().Force(delta_prev) : 0.0;
+    k.start_rates = PairStartRates(before, i, j, h);
     const double delta0 = r_sum - d0;
     const std::span<const double> history_prev = previous(i, static_cast<double>(j));
     const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(
@@ -668,6 +701,7 @@ void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const E
           Tangential((At(q1, 6 * i) - At(z0, 6 * i)) - radius_ * (At(q1, 6 * i + 3) - At(z0, 6 * i + 3)).cross(n), n);
       k.overlap_prev = delta_prev;
       k.normal_force_prev = delta_prev > 0.0 ? wall_law_->elastic().Force(delta_prev) : 0.0;
+      k.start_rates = WallStartRates(before, i, w, h);
       const std::span<const double> history_prev = previous(i, WallCode(w));
       const DiscreteContactResponse c =
           wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target(i, WallCode(w), k.overlap));
