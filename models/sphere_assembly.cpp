@@ -273,7 +273,7 @@ namespace {
 /// The tangential step of a contact whose δ, δ̇ and normal are set (SphereContactModel::EvaluateContactLaw with the
 /// committed δ⁰ and W'(δ⁰) recomputed from the committed positions).
 void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_prev, std::span<const double> history,
-                 std::span<double> law_out, int history_size, AssemblyContact& c) {
+                 std::span<double> law_out, int history_size, AssemblyContact& c, const TangentialStartRates* start) {
   static constexpr std::array<double, kMaxLawHistory> kZero{};
   c.active = true;
   c.normal_force_elastic = law.elastic().Force(c.delta);
@@ -282,6 +282,7 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
   k.normal = c.normal;
   k.delta_n = c.delta;
   k.normal_force = c.normal_force_elastic;
+  if (start != nullptr) k.start = *start;
   const double normal_force_prev = delta_prev > 0.0 ? law.elastic().Force(delta_prev) : 0.0;
   std::array<double, kMaxLawHistory> scratch{};
   const size_t h = static_cast<size_t>(history_size);
@@ -293,8 +294,8 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
 }  // namespace
 
 AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                             const Eigen::VectorXd& z, int i, int j,
-                                             std::span<double> law_out) const {
+                                             const Eigen::VectorXd& z, int i, int j, std::span<double> law_out,
+                                             const TangentialStartRates* start) const {
   AssemblyContact c;
   const Eigen::Vector3d r = At(q, 6 * j) - At(q, 6 * i);
   c.delta = 2.0 * radius_ - r.norm();
@@ -314,13 +315,13 @@ AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eig
   const Eigen::Vector3d dphi_j = At(q, 6 * j + 3) - At(z, 6 * j + 3);
   const Eigen::Vector3d spin = (radius_ - quarter) * dphi_i + (radius_ - quarter) * dphi_j;
   const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c);
+  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c, start);
   return c;
 }
 
 AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                             const Eigen::VectorXd& z, int i, int w,
-                                             std::span<double> law_out) const {
+                                             const Eigen::VectorXd& z, int i, int w, std::span<double> law_out,
+                                             const TangentialStartRates* start) const {
   AssemblyContact c;
   c.delta = WallOverlap(q, 0, i, w);
   if (!(c.delta > 0.0)) return c;
@@ -333,8 +334,36 @@ AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eig
   const Eigen::Vector3d dx = At(q, 6 * i) - At(z, 6 * i);
   const Eigen::Vector3d dphi = At(q, 6 * i + 3) - At(z, 6 * i + 3);
   const Eigen::Vector3d ds = Tangential(dx - radius_ * dphi.cross(n), n);
-  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c);
+  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start);
   return c;
+}
+
+TangentialStartRates SphereAssembly::PairStartRates(const MechanicalState& before, int i, int j, double step) const {
+  TangentialStartRates r;
+  const Eigen::Vector3d rel = At(before.q, 6 * j) - At(before.q, 6 * i);
+  const double d = rel.norm();
+  const double delta = 2.0 * radius_ - d;
+  if (!(delta > 0.0) || !(d > 0.0)) return r;  // not in contact at the start: the law does not use the rates
+  const Eigen::Vector3d n = rel / d;
+  const Eigen::Vector3d dv = At(before.v, 6 * j) - At(before.v, 6 * i);
+  const Eigen::Vector3d spin = (radius_ - 0.5 * delta) * (At(before.v, 6 * i + 3) + At(before.v, 6 * j + 3));
+  r.slip_velocity = Tangential(dv - spin.cross(n), n);  // the rate of EvaluatePair's Δs at the start
+  r.overlap_rate = -dv.dot(n);
+  r.normal_force_rate = sphere_law_->elastic().Stiffness(delta) * r.overlap_rate;
+  r.step = step;
+  return r;
+}
+
+TangentialStartRates SphereAssembly::WallStartRates(const MechanicalState& before, int i, int w, double step) const {
+  TangentialStartRates r;
+  const double delta = WallOverlap(before.q, 0, i, w);
+  if (!(delta > 0.0)) return r;
+  const Eigen::Vector3d& n = config_.walls[static_cast<size_t>(w)].normal;
+  r.slip_velocity = Tangential(At(before.v, 6 * i) - radius_ * At(before.v, 6 * i + 3).cross(n), n);
+  r.overlap_rate = -n.dot(At(before.v, 6 * i));
+  r.normal_force_rate = wall_law_->elastic().Stiffness(delta) * r.overlap_rate;
+  r.step = step;
+  return r;
 }
 
 // --- dynamics ---------------------------------------------------------------------------------------
@@ -455,8 +484,9 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     UpdateHistory(copy, after);
     return;
   }
-  // A pure function of (before, after.q): contacts are evaluated at after.q with before.v (only F_n uses it) and
-  // the committed history of before.z; after.z is overwritten, never read.
+  // A pure function of (before, after.q, after.t): contacts are evaluated at after.q with before.v (only F_n uses
+  // it) and the committed history of before.z, the tangential law with before's rates over after.t − before.t;
+  // after.z is overwritten, never read.
   const Eigen::VectorXd& z0 = before.z;
   Eigen::VectorXd& z = after.z;  // written in place (no allocation per step), every entry overwritten
   if (z.size() != z_size_) z.resize(z_size_);
@@ -502,11 +532,13 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     if (k < n_pairs) {
       const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
       if (!(PairOverlap(after.q, 0, i, j) > 0.0)) return;
-      c = EvaluatePair(after.q, before.v, z0, i, j, law_out);
+      const TangentialStartRates start = PairStartRates(before, i, j, after.t - before.t);
+      c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start);
     } else {
       const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
       if (!(WallOverlap(after.q, 0, i, w) > 0.0)) return;
-      c = EvaluateWall(after.q, before.v, z0, i, w, law_out);
+      const TangentialStartRates start = WallStartRates(before, i, w, after.t - before.t);
+      c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start);
     }
     scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
     scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
@@ -687,8 +719,9 @@ void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const E
       PairCoordinates x1;
       x1 << At(q1, 6 * i), At(q1, 6 * i + 3), At(q1, 6 * j), At(q1, 6 * j + 3);
       Eigen::Vector3d force_j, arm_torque;
-      const DiscreteContactResponse c = DiscretePairStep(q0, z0, x1, i, j, h, form, history_prev,
-                                                         target(i, static_cast<double>(j), overlap), force_j, arm_torque);
+      const DiscreteContactResponse c =
+          DiscretePairStep(q0, z0, x1, i, j, h, form, PairStartRates(before, i, j, h), history_prev,
+                           target(i, static_cast<double>(j), overlap), force_j, arm_torque);
       out.force.segment<3>(6 * i) += force_j;
       out.force.segment<3>(6 * j) -= force_j;
       out.force.segment<3>(6 * i + 3) += arm_torque;
@@ -704,7 +737,8 @@ void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const E
       x1 << At(q1, 6 * i), At(q1, 6 * i + 3);
       Eigen::Vector3d force, torque;
       const DiscreteContactResponse c =
-          DiscreteWallStep(q0, z0, x1, i, w, h, form, history_prev, target(i, WallCode(w), overlap), force, torque);
+          DiscreteWallStep(q0, z0, x1, i, w, h, form, WallStartRates(before, i, w, h), history_prev,
+                           target(i, WallCode(w), overlap), force, torque);
       out.force.segment<3>(6 * i) -= force;
       out.force.segment<3>(6 * i + 3) -= torque;
       scale += std::abs(c.normal_force) + (1.0 + radius_) * c.tangential_force.norm();
@@ -748,7 +782,7 @@ void SphereAssembly::DiscreteStepContacts(const Eigen::VectorXd& q0, const Eigen
 
 DiscreteContactResponse SphereAssembly::DiscretePairStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
                                                          const PairCoordinates& x1, int i, int j, double h,
-                                                         DiscreteGradientForm form,
+                                                         DiscreteGradientForm form, const TangentialStartRates& start,
                                                          std::span<const double> history_prev,
                                                          std::span<double> target, Eigen::Vector3d& force_j,
                                                          Eigen::Vector3d& arm_torque) const {
@@ -773,6 +807,7 @@ DiscreteContactResponse SphereAssembly::DiscretePairStep(const Eigen::VectorXd& 
   k.tangential_increment = pt * (dr - (a * dphi_i + a * dphi_j).cross(nm));
   k.overlap_prev = delta_prev;
   k.normal_force_prev = delta_prev > 0.0 ? sphere_law_->elastic().Force(delta_prev) : 0.0;
+  k.start_rates = start;
   const double delta0 = r_sum - d0;
   const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target);
   Eigen::Vector3d normal_j = c.normal_force * (rm / r_bar);  // quotient forms: along −∇̄_r δ = r_m/r̄
@@ -795,7 +830,7 @@ DiscreteContactResponse SphereAssembly::DiscretePairStep(const Eigen::VectorXd& 
 
 DiscreteContactResponse SphereAssembly::DiscreteWallStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
                                                          const WallCoordinates& x1, int i, int w, double h,
-                                                         DiscreteGradientForm form,
+                                                         DiscreteGradientForm form, const TangentialStartRates& start,
                                                          std::span<const double> history_prev,
                                                          std::span<double> target, Eigen::Vector3d& force,
                                                          Eigen::Vector3d& torque) const {
@@ -811,6 +846,7 @@ DiscreteContactResponse SphereAssembly::DiscreteWallStep(const Eigen::VectorXd& 
   k.tangential_increment = Tangential((x - At(z0, 6 * i)) - radius_ * (phi - At(z0, 6 * i + 3)).cross(n), n);
   k.overlap_prev = delta_prev;
   k.normal_force_prev = delta_prev > 0.0 ? wall_law_->elastic().Force(delta_prev) : 0.0;
+  k.start_rates = start;
   const DiscreteContactResponse c = wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target);
   force = c.normal_force * n + c.tangential_force;
   torque = (-radius_ * n).cross(c.tangential_force);
@@ -850,9 +886,10 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
     if (!sc.wall) {
       PairCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3), At(q1, 6 * sc.other), At(q1, 6 * sc.other + 3);
+      const TangentialStartRates start = PairStartRates(before, sc.i, sc.other, h);
       const auto pair_force = [&](const PairCoordinates& x) {
         Eigen::Vector3d force_j, arm_torque;
-        DiscretePairStep(q0, z0, x, sc.i, sc.other, h, form, history_prev, target, force_j, arm_torque);
+        DiscretePairStep(q0, z0, x, sc.i, sc.other, h, form, start, history_prev, target, force_j, arm_torque);
         PairCoordinates f;
         f << force_j, arm_torque, -force_j, arm_torque;
         return f;
@@ -863,9 +900,10 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
     } else {
       WallCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3);
+      const TangentialStartRates start = WallStartRates(before, sc.i, sc.other, h);
       const auto wall_force = [&](const WallCoordinates& x) {
         Eigen::Vector3d force, torque;
-        DiscreteWallStep(q0, z0, x, sc.i, sc.other, h, form, history_prev, target, force, torque);
+        DiscreteWallStep(q0, z0, x, sc.i, sc.other, h, form, start, history_prev, target, force, torque);
         WallCoordinates f;
         f << -force, -torque;
         return f;

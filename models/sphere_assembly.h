@@ -230,10 +230,17 @@ class SphereAssembly final : public MechanicalSystem,
   void CandidatePairs(const Eigen::VectorXd& q, std::vector<std::pair<int, int>>& pairs) const;
   /// The law history of sphere i's slot for `code` in z, or empty when there is none.
   std::span<const double> FindHistory(const Eigen::VectorXd& z, int i, double code, int* slot = nullptr) const;
+  /// `start`: the committed state's rates for the tangential law (slip → stick inside the step,
+  /// contact/tangential/tangential_law.h); null: the one-step return mapping (force evaluations).
   AssemblyContact EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
-                               int j, std::span<double> law_out) const;
+                               int j, std::span<double> law_out, const TangentialStartRates* start = nullptr) const;
   AssemblyContact EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
-                               int w, std::span<double> law_out) const;
+                               int w, std::span<double> law_out, const TangentialStartRates* start = nullptr) const;
+  /// The rates of pair (i, j) / wall contact (i, w) at the committed state `before`, `step` [s] after it: the rate
+  /// of the contact's Δs there (the slip velocity with the arms R − δ/2), δ̇ and W''(δ) δ̇
+  /// (SphereContactModel::StartRates).
+  TangentialStartRates PairStartRates(const MechanicalState& before, int i, int j, double step) const;
+  TangentialStartRates WallStartRates(const MechanicalState& before, int i, int w, double step) const;
   double PairOverlap(const Eigen::VectorXd& x, int offset, int i, int j) const;
   double WallOverlap(const Eigen::VectorXd& x, int offset, int i, int w) const;
   int SlotAt(int i, int k) const { return slots_at_ + (i * slots_ + k) * slot_size_; }
@@ -253,16 +260,19 @@ class SphereAssembly final : public MechanicalSystem,
   void DiscreteStepContacts(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0, const Eigen::VectorXd& q1,
                             std::vector<StepContact>& contacts) const;
   /// SpherePairImpact::EvaluateDiscreteStep for the pair (i, j): F̄ gets +force_j on x_i, −force_j on x_j and
-  /// +arm_torque on φ_i and φ_j. `target` receives the law's history after the step.
+  /// +arm_torque on φ_i and φ_j. `start`: the contact's rates at the step start (PairStartRates: the slip → stick
+  /// switch inside the step). `target` receives the law's history after the step.
   DiscreteContactResponse DiscretePairStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
                                            const PairCoordinates& x1, int i, int j, double h,
-                                           DiscreteGradientForm form, std::span<const double> history_prev,
+                                           DiscreteGradientForm form, const TangentialStartRates& start,
+                                           std::span<const double> history_prev,
                                            std::span<double> target, Eigen::Vector3d& force_j,
                                            Eigen::Vector3d& arm_torque) const;
   /// SphereWallImpact::EvaluateDiscreteStep for sphere i on wall w: F̄ gets −force on x_i, −torque on φ_i.
   DiscreteContactResponse DiscreteWallStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
                                            const WallCoordinates& x1, int i, int w, double h,
-                                           DiscreteGradientForm form, std::span<const double> history_prev,
+                                           DiscreteGradientForm form, const TangentialStartRates& start,
+                                           std::span<const double> history_prev,
                                            std::span<double> target, Eigen::Vector3d& force,
                                            Eigen::Vector3d& torque) const;
 

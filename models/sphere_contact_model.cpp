@@ -45,7 +45,7 @@ std::span<double> SphereContactModel::LawHistory(Eigen::VectorXd& z) const {
 
 void SphereContactModel::EvaluateContactLaw(const Eigen::Vector3d& normal, const Eigen::Vector3d& ds,
                                             const Eigen::VectorXd& z, std::span<double> law_out,
-                                            SphereContact& c) const {
+                                            SphereContact& c, const TangentialStartRates* start) const {
   c.active = true;
   c.normal_force_elastic = contact_->elastic().Force(c.delta_n);
   c.normal_force = c.normal_force_elastic + contact_->damping().Coefficient(c.delta_n) * c.delta_n_dot;
@@ -53,10 +53,22 @@ void SphereContactModel::EvaluateContactLaw(const Eigen::Vector3d& normal, const
   k.normal = normal;
   k.delta_n = c.delta_n;
   k.normal_force = c.normal_force_elastic;
+  k.start = start != nullptr ? *start : TangentialStartRates{};
   std::array<double, kMaxLawHistory> scratch{};
   const std::span<double> z_next = law_out.empty() ? std::span<double>(scratch) : law_out;
   c.tangential = EvaluateTangentialStep(*law_, k, ds, z[books_ + kBookDeltaN], z[books_ + kBookNormalForce],
                                         LawHistory(z), z_next.subspan(0, static_cast<size_t>(law_->history_size())));
+}
+
+TangentialStartRates SphereContactModel::StartRates(const MechanicalState& before, const Eigen::Vector3d& slip_velocity,
+                                                    double step) const {
+  TangentialStartRates r;
+  r.slip_velocity = slip_velocity;
+  r.overlap_rate = OverlapRate(before);
+  const double delta = Overlap(before.q);
+  r.normal_force_rate = delta > 0.0 ? contact_->elastic().Stiffness(delta) * r.overlap_rate : 0.0;
+  r.step = step;
+  return r;
 }
 
 DiscreteContactResponse SphereContactModel::EvaluateDiscreteContactLaw(const MechanicalState& before, double delta0,

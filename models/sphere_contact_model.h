@@ -123,9 +123,15 @@ class SphereContactModel : public MechanicalSystem, public DiscreteContactSystem
 
   /// Continuous forces of a contact whose c.delta_n > 0 and c.delta_n_dot the model has set: F_n and the tangential
   /// step with increment `ds` from the committed history in z; the law's new history goes to law_out (to scratch
-  /// when law_out is empty: only UpdateHistory keeps it). Sets c.active.
+  /// when law_out is empty: only UpdateHistory keeps it). Sets c.active. With `start` (the committed state's
+  /// rates, StartRates) the law locates a slip → stick switch inside the step (tangential_law.h).
   void EvaluateContactLaw(const Eigen::Vector3d& normal, const Eigen::Vector3d& ds, const Eigen::VectorXd& z,
-                          std::span<double> law_out, SphereContact& c) const;
+                          std::span<double> law_out, SphereContact& c,
+                          const TangentialStartRates* start = nullptr) const;
+  /// The committed state `before`'s rates for the tangential law, `step` [s] after it: its slip velocity (the
+  /// model's rate of Δs at `before`), δ̇_n and W''(δ_n) δ̇_n (tangential_law.h, "Slip → stick inside the step").
+  TangentialStartRates StartRates(const MechanicalState& before, const Eigen::Vector3d& slip_velocity,
+                                  double step) const;
   /// Discrete forces of the step from `before` to the kinematics k (overlap, normal, tangential increment set by
   /// the model; this fills the committed δ_n and F_n): out.z_next ← before.z with the law's new history.
   DiscreteContactResponse EvaluateDiscreteContactLaw(const MechanicalState& before, double delta0, ContactKinematics& k,

@@ -122,7 +122,8 @@ Eigen::Vector3d SpherePairImpact::SlipVelocity(const MechanicalState& s) const {
   return Tangential(dv - spin.cross(n), n);
 }
 
-SpherePairContact SpherePairImpact::EvaluateContact(const MechanicalState& s, std::span<double> law_out) const {
+SpherePairContact SpherePairImpact::EvaluateContact(const MechanicalState& s, std::span<double> law_out,
+                                                    const TangentialStartRates* start) const {
   SpherePairContact c;
   const Eigen::Vector3d r = s.q.segment<3>(kX2) - s.q.segment<3>(kX1);
   c.normal = Normal(s.q);
@@ -140,7 +141,7 @@ SpherePairContact SpherePairImpact::EvaluateContact(const MechanicalState& s, st
   const Eigen::Vector3d dphi2 = s.q.segment<3>(kPhi2) - s.z.segment<3>(kPhi2Prev);
   const Eigen::Vector3d spin = (p_.radius1 - quarter) * dphi1 + (p_.radius2 - quarter) * dphi2;
   const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  EvaluateContactLaw(c.normal, ds, s.z, law_out, c);
+  EvaluateContactLaw(c.normal, ds, s.z, law_out, c, start);
   return c;
 }
 
@@ -182,6 +183,7 @@ void SpherePairImpact::EvaluateDiscreteStep(const MechanicalState& before, const
   k.overlap = r_sum - d1;
   k.normal = nm;
   k.tangential_increment = pt * (dr - (a1 * dphi1 + a2 * dphi2).cross(nm));
+  k.start_rates = StartRates(before, SlipVelocity(before), h);  // the rate of Δs at the start
   const double delta0 = r_sum - d0;
   const DiscreteContactResponse c = EvaluateDiscreteContactLaw(before, delta0, k, h, form, out);
   // Normal force on sphere 2 (sphere 1 gets its negative).
@@ -214,9 +216,11 @@ void SpherePairImpact::EvaluateDiscreteStep(const MechanicalState& before, const
 
 void SpherePairImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
   Eigen::VectorXd z = before.z;
-  MechanicalState trial = before;  // the update is a pure function of (before, after.q)
+  MechanicalState trial = before;  // the update is a pure function of (before, after.q, after.t)
   trial.q = after.q;
-  const SpherePairContact c = EvaluateContact(trial, LawHistory(z));  // writes the law's new history
+  // The rates of `before` let the law locate a slip → stick switch inside the step (tangential_law.h).
+  const TangentialStartRates start = StartRates(before, SlipVelocity(before), after.t - before.t);
+  const SpherePairContact c = EvaluateContact(trial, LawHistory(z), &start);  // writes the law's new history
   BookStep(before.z, c.delta_n, c.normal_force_elastic, c.tangential, z);
   z.segment<3>(kRPrev) = after.q.segment<3>(kX2) - after.q.segment<3>(kX1);
   z.segment<3>(kPhi1Prev) = after.q.segment<3>(kPhi1);

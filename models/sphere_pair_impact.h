@@ -146,7 +146,8 @@ class SpherePairImpact final : public SphereContactModel {
   double RotationalKineticEnergy(const MechanicalState& s) const override;     ///< Σ ½ Iᵢ|ωᵢ|²
 
   /// Contact forces at s with the committed history (pure; the law's new history to law_history_out if given).
-  SpherePairContact EvaluateContact(const MechanicalState& s, std::span<double> law_history_out = {}) const;
+  SpherePairContact EvaluateContact(const MechanicalState& s, std::span<double> law_history_out = {},
+                                    const TangentialStartRates* start = nullptr) const;
   /// n(q) = (x₂ − x₁)/|x₂ − x₁|.
   Eigen::Vector3d Normal(const Eigen::VectorXd& q) const;
   /// Slip velocity v_s (sphere 2's contact point relative to sphere 1's) [m/s].

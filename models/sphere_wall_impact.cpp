@@ -105,13 +105,14 @@ Eigen::Vector3d SphereWallImpact::SlipVelocity(const MechanicalState& st) const 
   return vc - vc.dot(kNormal) * kNormal;
 }
 
-SphereContact SphereWallImpact::EvaluateContact(const MechanicalState& s, std::span<double> law_out) const {
+SphereContact SphereWallImpact::EvaluateContact(const MechanicalState& s, std::span<double> law_out,
+                                                const TangentialStartRates* start) const {
   SphereContact c;
   c.delta_n = Overlap(s.q);
   c.delta_n_dot = OverlapRate(s);
   if (!(c.delta_n > 0.0)) return c;
   const Eigen::Vector3d ds = SurfaceDisplacement(s.q) - s.z.segment<3>(kSPrev);
-  EvaluateContactLaw(kNormal, ds, s.z, law_out, c);
+  EvaluateContactLaw(kNormal, ds, s.z, law_out, c, start);
   return c;
 }
 
@@ -138,6 +139,7 @@ void SphereWallImpact::EvaluateDiscreteStep(const MechanicalState& before, const
   k.overlap = Overlap(q1);
   k.normal = kNormal;
   k.tangential_increment = s1 - before.z.segment<3>(kSPrev);
+  k.start_rates = StartRates(before, SlipVelocity(before), h);  // ṡ = v_s: the rate of Δs at the start
   const DiscreteContactResponse c = EvaluateDiscreteContactLaw(before, Overlap(before.q), k, h, form, out);
   // Generalized force: s_n along ∇̄δ = −e_z (the sphere is pushed along +n), f̄_t at the contact point.
   const Eigen::Vector3d force = c.normal_force * kNormal + c.tangential_force;
@@ -154,10 +156,12 @@ void SphereWallImpact::EvaluateDiscreteStep(const MechanicalState& before, const
 void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
   Eigen::VectorXd z = before.z;
   // Evaluate at the new positions with the committed history of `before` (never after.z: the update must be
-  // a pure function of (before, after.q)).
+  // a pure function of (before, after.q, after.t)).
   MechanicalState trial = before;
   trial.q = after.q;
-  const SphereContact c = EvaluateContact(trial, LawHistory(z));  // writes the law's new history
+  // The rates of `before` let the law locate a slip → stick switch inside the step (tangential_law.h).
+  const TangentialStartRates start = StartRates(before, SlipVelocity(before), after.t - before.t);
+  const SphereContact c = EvaluateContact(trial, LawHistory(z), &start);  // writes the law's new history
   const Eigen::Vector3d s_now = SurfaceDisplacement(after.q);
   if (c.active && !(before.z[kDeltaNPrev] > 0.0)) z.segment<3>(kSStart) = s_now - c.kinematics.displacement_increment;
   BookStep(before.z, c.delta_n, c.normal_force_elastic, c.tangential, z);

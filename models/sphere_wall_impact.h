@@ -108,7 +108,8 @@ class SphereWallImpact final : public SphereContactModel {
   double RotationalKineticEnergy(const MechanicalState& s) const override;     ///< ½ I |ω|²
 
   /// Contact forces at s with the committed history (pure; the law's new history to law_history_out if given).
-  SphereContact EvaluateContact(const MechanicalState& s, std::span<double> law_history_out = {}) const;
+  SphereContact EvaluateContact(const MechanicalState& s, std::span<double> law_history_out = {},
+                                const TangentialStartRates* start = nullptr) const;
   /// Tangential displacement of the contact point relative to the wall, s(q) [m].
   Eigen::Vector3d SurfaceDisplacement(const Eigen::VectorXd& q) const;
   /// Slip velocity v_s = P_t(v + ω × r) [m/s].

@@ -68,6 +68,7 @@ TangentialResponse ContactLaw::TangentialStep(const ContactKinematics& k, double
   tk.normal = k.normal;
   tk.delta_n = k.overlap;
   tk.normal_force = elastic_force_end;
+  tk.start = k.start_rates;
   TangentialResponse r = EvaluateTangentialStep(*tangential_, tk, k.tangential_increment, k.overlap_prev,
                                                 k.normal_force_prev, z_prev, z_next);
   increment_used = tk.displacement_increment;

@@ -51,6 +51,9 @@ struct ContactKinematics {
   Eigen::Vector3d tangential_increment = Eigen::Vector3d::Zero();   ///< Δs since the committed step [m]
   double overlap_prev = 0.0;       ///< δ at the committed step (≤ 0: the contact starts in this step) [m]
   double normal_force_prev = 0.0;  ///< elastic W'(δ) at the committed step [N]
+  /// Rates at the committed step and the step length, for the tangential law's slip → stick switch inside the
+  /// step (contact/tangential/tangential_law.h); step = 0: not known, the one-step return mapping.
+  TangentialStartRates start_rates;
 };
 
 /// Continuous response (one configuration).

@@ -49,7 +49,9 @@ class MechanicalSystem {
   }
   /// Discrete history update from the previous accepted state to the new one (incremental laws).
   /// Called by every integrator once per step after the new positions are known, before the final
-  /// force evaluation of the step. Must be a pure function of (before, after.q, after.v).
+  /// force evaluation of the step. Must be a pure function of (before, after.q, after.v, after.t); a model may use
+  /// before's rates over the step after.t − before.t (the sphere models' tangential laws locate a slip → stick
+  /// switch inside the step with them, contact/tangential/tangential_law.h).
   virtual void UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
     (void)before;
     (void)after;

@@ -18,6 +18,9 @@
 // 3 reloading). Energy: U = τ²/(2 k_t) and generated_work = 0; all of U_prev + work_in − U_new is reported
 // as friction work (micro- and gross slip). U is not the true stored energy of a partially slipped contact,
 // so single steps of unloading can show negative friction work; sums over closed cycles are the hysteresis.
+// A slip → stick switch inside the step is not located here (TangentialKinematics::start is ignored): the
+// transition from gross slip is the per-step point-B rule above, an explicit update in θ, not a return mapping
+// (docs/theory.md §6, "Switches inside a step").
 #pragma once
 
 #include "contact/tangential/mindlin_stiffness.h"

@@ -24,7 +24,10 @@ TangentialResponse MindlinRescaledIncrementalLaw::Evaluate(const TangentialKinem
   const bool unloading = kin.normal_force < kin.normal_force_prev && kin.delta_n_prev > 0.0;
   const double lambda = unloading ? std::sqrt(std::max(kin.delta_n, 0.0) / kin.delta_n_prev) : 1.0;
   const double k_new = k_t_(kin.delta_n);
-  return IncrementalSpringStep(kin, z_prev, z_next, lambda, k_new, k_t_(kin.delta_n_prev), k_new, mu_);
+  // dλ/dt at the committed state (switch location, tangential_spring_step.h): λ = √(δ_n/δ_n,prev) on unloading.
+  const bool unloading_at_start = kin.start.normal_force_rate < 0.0 && kin.delta_n_prev > 0.0;
+  const double lambda_rate = unloading_at_start ? kin.start.overlap_rate / (2.0 * kin.delta_n_prev) : 0.0;
+  return IncrementalSpringStep(kin, z_prev, z_next, lambda, k_new, k_t_(kin.delta_n_prev), k_new, mu_, lambda_rate);
 }
 
 }  // namespace impactlab

@@ -17,7 +17,8 @@ Eigen::Vector3d MindlinScaledIntegralLaw::SpringForce(std::span<const double> z,
 }
 TangentialResponse MindlinScaledIntegralLaw::Evaluate(const TangentialKinematics& kin, std::span<const double> z_prev,
                                                 std::span<double> z_next) const {
-  return IntegralSpringStep(kin, z_prev, z_next, kScale * k_t_(kin.delta_n_prev), kScale * k_t_(kin.delta_n), mu_);
+  return IntegralSpringStep(kin, z_prev, z_next, kScale * k_t_(kin.delta_n_prev), kScale * k_t_(kin.delta_n), mu_,
+                            kScale * k_t_.Rate(kin.delta_n_prev, kin.start.overlap_rate));
 }
 
 }  // namespace impactlab

@@ -17,6 +17,10 @@ struct MindlinStiffness {
   double operator()(double delta_n) const {
     return delta_n > 0.0 ? 8.0 * shear_modulus * std::sqrt(radius * delta_n) : 0.0;
   }
+  /// dk_t/dt = k_t(δ_n) δ̇_n/(2 δ_n) [N/(m·s)] at overlap δ_n and rate δ̇_n (0 for δ_n ≤ 0).
+  double Rate(double delta_n, double delta_n_rate) const {
+    return delta_n > 0.0 ? (*this)(delta_n) * delta_n_rate / (2.0 * delta_n) : 0.0;
+  }
 };
 
 }  // namespace impactlab

@@ -13,17 +13,27 @@ Eigen::Vector3d RotateIntoTangentPlane(const Eigen::Vector3d& v, const Eigen::Ve
   return tangential * (magnitude / t_norm);
 }
 
+double SwitchSlip(double start_excess_rate_times_step, double end_excess) {
+  const double g = start_excess_rate_times_step;
+  if (!(g > 0.0) || !(end_excess < 0.5 * g)) return 0.0;
+  return g * g / (4.0 * (g - end_excess));  // g − m₁ > g/2 > 0
+}
+
 TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const Eigen::Vector3d& trial,
                                         double k_store, double stored_prev, double mu, double normal_force,
-                                        const Eigen::Vector3d& displacement_increment) {
+                                        const Eigen::Vector3d& displacement_increment,
+                                        const Eigen::Vector3d& switch_correction) {
   TangentialResponse r;
   r.previous_force = previous;
   const double cap = mu * std::max(normal_force, 0.0);
-  const double trial_norm = trial.norm();
-  r.force = trial;
-  if (trial_norm > cap) {
+  // The stick trial after a located switch (bitwise the trial when there is none).
+  const bool located = (switch_correction.array() != 0.0).any();
+  const Eigen::Vector3d mapped = located ? Eigen::Vector3d(trial + switch_correction) : trial;
+  const double mapped_norm = mapped.norm();
+  r.force = mapped;
+  if (mapped_norm > cap) {
     r.sliding = true;
-    r.force = trial_norm > 0.0 ? Eigen::Vector3d(trial * (cap / trial_norm)) : Eigen::Vector3d::Zero();
+    r.force = mapped_norm > 0.0 ? Eigen::Vector3d(mapped * (cap / mapped_norm)) : Eigen::Vector3d::Zero();
   }
   const auto energy = [k_store](const Eigen::Vector3d& f) { return k_store > 0.0 ? f.squaredNorm() / (2.0 * k_store) : 0.0; };
   const double trial_energy = energy(trial);

@@ -26,6 +26,25 @@
 //   friction_work  = U_prev + work_in + generated_work − U(F_t)
 //                    the cap removal: 0 in stick (F_t = F_tr), μ F_n |Δs| in collinear gross slip
 // (F′ enters only the trial force) so that, exactly, U_prev + work_in + generated_work = U_new + friction_work.
+//
+// Slip → stick inside the step [Mindlin & Deresiewicz 1953: the gross-slip spring follows the cone; Thornton
+// et al. 2013; docs/theory.md §6, "Switches inside a step"]. A spring that starts the step in gross slip sits on
+// the cone (|F′| = μ F_n,prev) and moves with it, not with Δs: the slider takes the excess. If the contact sticks
+// at t* inside the step, the exact spring at the step end is the cone's at t* plus the stick increment after t*,
+// while step 3 above loads it with the whole Δs: an error k_t·λ*, λ* = the slider's travel before t*, = O(h²),
+// committed in the history and kept for the whole stick phase (it caps any scheme at order 2; docs/convergence.md).
+// With the committed state's rates (TangentialStartRates) the laws of tangential_spring_step.h locate the switch:
+// the excess of the stuck trial over the cone along the slip direction e, m(τ) (τ = time since the committed
+// state, m(0) = 0), is known at the step end, m₁, and by its rate at the start, G = h ṁ(0) = h (e·v_s − ρ̇) in the
+// law's units (ρ the cone radius). The quadratic through these three data,
+//   m(τ) ≈ G τ/h + (m₁ − G)(τ/h)²,
+// has its maximum inside the step iff G > 0 and m₁ < G/2 (the slip rate changes sign in the step); then
+//   λ* = max m = G²/(4(G − m₁))   (SwitchSlip),   F_tr ← F_tr + λ* (force units) e   (the stick trial after t*),
+// exact when m is quadratic in τ, with an O(h³) error otherwise. Otherwise λ* = 0 and the step is the one-step
+// return mapping above. λ* is continuous: at m₁ = G/2 it is m₁, and the corrected trial lies on the end cone,
+// where the cap of step 4 puts the uncorrected one. The reverse switch (stick → slip) needs nothing: the spring
+// ends on the cone whenever the end slips, which the cap gives exactly. generated_work is that of the elastic
+// trial; the slider's work before t* goes to friction_work.
 #pragma once
 
 #include <Eigen/Core>
@@ -33,6 +52,15 @@
 #include <string>
 
 namespace impactlab {
+
+/// The committed state's rates and the time since it, with which a law locates a slip → stick switch inside the
+/// step (above). step = 0 (the default) means unknown: the law then takes the one-step return mapping.
+struct TangentialStartRates {
+  Eigen::Vector3d slip_velocity = Eigen::Vector3d::Zero();  ///< v_s = dΔs/dτ at the committed state [m/s]
+  double overlap_rate = 0.0;       ///< δ̇_n at the committed state [m/s]
+  double normal_force_rate = 0.0;  ///< dF_n/dt of the elastic normal force there, W''(δ_n) δ̇_n [N/s]
+  double step = 0.0;               ///< h: time from the committed state to this evaluation [s]
+};
 
 /// What a tangential law sees of the contact in one step.
 struct TangentialKinematics {
@@ -42,6 +70,7 @@ struct TangentialKinematics {
   double normal_force_prev = 0.0; ///< elastic normal force at the last committed step [N]
   double normal_force = 0.0;      ///< current elastic normal force [N] (sets the cap μ F_n)
   Eigen::Vector3d displacement_increment = Eigen::Vector3d::Zero();  ///< Δs [m], in the tangent plane
+  TangentialStartRates start;     ///< rates at the committed state (slip → stick switch; step = 0: not used)
 };
 
 /// Result of one evaluation (a trial at a stage, or the committed step).
@@ -84,9 +113,17 @@ class TangentialLaw {
 /// Shared last part of every law's step: the cap, the reset of the spring and the energy split above.
 /// `previous` = F_prev (the committed spring force, rotated into the current plane), `trial` = F_tr, `k_store` the stiffness that defines U(F) = |F|²/(2 k_store) (0 allowed:
 /// then U = 0), `stored_prev` = U_prev.
+/// `switch_correction` = λ* e in force units (slip → stick inside the step, above; zero otherwise) is added to the
+/// trial before the cap; generated_work stays that of the elastic trial.
 TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const Eigen::Vector3d& trial,
                                         double k_store, double stored_prev, double mu, double normal_force,
-                                        const Eigen::Vector3d& displacement_increment);
+                                        const Eigen::Vector3d& displacement_increment,
+                                        const Eigen::Vector3d& switch_correction = Eigen::Vector3d::Zero());
+
+/// The slider's travel λ* ≥ 0 before a slip → stick switch inside the step (above), from the excess rate G = h ṁ(0)
+/// at the committed state and the end excess m₁ (same units, the law's): G²/(4(G − m₁)) if G > 0 and m₁ < G/2,
+/// else 0 (no switch inside the step).
+double SwitchSlip(double start_excess_rate_times_step, double end_excess);
 
 /// One step of a contact whose model keeps the last committed (δ_n, elastic F_n) in its history: fills
 /// k.delta_n_prev / k.normal_force_prev when the contact was already active; on the first in-contact step
