@@ -6,11 +6,16 @@ namespace impactlab {
 
 IntegratorTraits VelocityVerlet::traits() const {
   IntegratorTraits t;
-  t.order = 2;
+  t.order = 2;  // conservative forces; kHalfStepVelocity is first order with dampers (header)
   t.symplectic = true;
   t.library = "impactlab";
-  t.reference = "Verlet 1967; Swope, Andersen, Berens & Wilson 1982 (velocity form)";
-  t.damping_treatment = "implicit in the end-of-step velocity (fixed point), trapezoidal kick";
+  if (damping_ == VerletDamping::kHalfStepVelocity) {
+    t.reference = "Verlet 1967; Swope, Andersen, Berens & Wilson 1982; LAMMPS fix nve/sphere (Thompson et al. 2022)";
+    t.damping_treatment = "explicit: dampers see the half-step velocity, one force evaluation per step (first order)";
+  } else {
+    t.reference = "Verlet 1967; Swope, Andersen, Berens & Wilson 1982 (velocity form)";
+    t.damping_treatment = "implicit in the end-of-step velocity (fixed point), trapezoidal kick";
+  }
   return t;
 }
 
@@ -45,9 +50,21 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
   system.NormalizeCoordinates(state);
   system.UpdateHistory(before, state);
 
+  StepResult result;
+  if (damping_ == VerletDamping::kHalfStepVelocity) {  // the DEM codes' kick: a(q_{n+1}, v½), once
+    system.Acceleration(state, a1_);
+    ++stats_.rhs_evaluations;
+    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a1_[i];
+    result.newton_iterations = 1;
+    const double p1 = system.DissipationPower(state);
+    state.dissipated = before.dissipated + half_h * (p0 + p1);
+    cached_state_.AssignFrom(state);
+    cached_power_ = p1;
+    cache_valid_ = true;
+    return result;
+  }
   // Implicit-in-velocity kick: v = v_half + h/2 a(q_{n+1}, v); explicit predictor v_half + h/2 a_n.
   for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a0_[i];
-  StepResult result;
   if (!system.velocity_dependent_forces()) {
     system.Acceleration(state, a1_);
     ++stats_.rhs_evaluations;

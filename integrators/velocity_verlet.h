@@ -10,20 +10,36 @@
 //
 // Symplectic and second order for conservative systems with smooth forces; contact exit inside a step is
 // not sub-stepped (the phase-dependent exit error of docs/theory.md §12.3 is present and measured).
+//
+// VerletDamping::kHalfStepVelocity, registered as `velocity_verlet_explicit_damping`, is the form the DEM codes run
+// [LAMMPS `fix nve/sphere` with `pair_style granular`, Thompson et al. 2022, Comput. Phys. Commun. 271, 108171;
+// Cundall & Strack 1979]: the dampers see the half-step velocity, one force evaluation per step,
+//   a_{n+1} = a(q_{n+1}, v_{n+½}),  v_{n+1} = v_{n+½} + h/2 a_{n+1}
+// and a_{n+1} is reused as the next a_n. Without velocity-dependent forces it is the plain scheme bit for bit; with
+// dampers the lag v_{n+1} − v_{n+½} = h/2 a_{n+1} makes it FIRST order (measured against the damped oscillator's
+// closed form in tests/integrators/velocity_verlet_explicit_damping_test.cpp). It is the like-for-like cost peer
+// of LAMMPS in `impactlab bench --only assembly` (docs/performance.md).
 #pragma once
 
 #include "integrators/integrator.h"
 
 namespace impactlab {
 
+/// How velocity-dependent forces see the velocity (header comment).
+enum class VerletDamping { kImplicitEndVelocity, kHalfStepVelocity };
+
 class VelocityVerlet final : public Integrator {
  public:
-  std::string name() const override { return "velocity_verlet"; }
+  explicit VelocityVerlet(VerletDamping damping = VerletDamping::kImplicitEndVelocity) : damping_(damping) {}
+  std::string name() const override {
+    return damping_ == VerletDamping::kHalfStepVelocity ? "velocity_verlet_explicit_damping" : "velocity_verlet";
+  }
   IntegratorTraits traits() const override;
   void Reset() override { cache_valid_ = false; }
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  VerletDamping damping_;
   bool cache_valid_ = false;
   MechanicalState cached_state_;
   double cached_power_ = 0.0;  ///< P(cached_state_)

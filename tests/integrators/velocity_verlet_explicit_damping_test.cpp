@@ -1,4 +1,4 @@
-// velocity_verlet_explicit_damping (integrators/velocity_verlet_explicit_damping.h), the DEM codes' Verlet:
+// velocity_verlet_explicit_damping (integrators/velocity_verlet.h, VerletDamping::kHalfStepVelocity), the DEM codes' Verlet:
 //  1. without velocity-dependent forces it is velocity_verlet bit for bit;
 //  2. on the damped linear oscillator m ẍ + c ẋ + k x = 0 (closed form x(t) = e^{−ζω₀t}(x₀ cos ω_d t +
 //     (v₀ + ζω₀x₀)/ω_d sin ω_d t)) it is FIRST order — the dampers see v_{n+½}, an O(h) lag — while
@@ -11,43 +11,13 @@
 #include <vector>
 
 #include "integrators/velocity_verlet.h"
-#include "integrators/velocity_verlet_explicit_damping.h"
 #include "models/harmonic_oscillator.h"
+#include "support/analytic_problems.h"
 
 using namespace impactlab;
+using impactlab::testing::DampedOscillator;
 
 namespace {
-
-// m ẍ = −k x − c ẋ (SI), x(0) = x₀, ẋ(0) = 0.
-class DampedOscillator final : public MechanicalSystem {
- public:
-  DampedOscillator(double m, double k, double c, double x0) : m_(m), k_(k), c_(c), x0_(x0) {}
-  std::string name() const override { return "damped_oscillator_test"; }
-  MechanicalState InitialState() const override {
-    MechanicalState s;
-    s.q = Eigen::VectorXd::Constant(1, x0_);
-    s.v = Eigen::VectorXd::Zero(1);
-    return s;
-  }
-  void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> a) const override {
-    a[0] = -(k_ * s.q[0] + c_ * s.v[0]) / m_;
-  }
-  double KineticEnergy(const MechanicalState& s) const override { return 0.5 * m_ * s.v[0] * s.v[0]; }
-  double PotentialEnergy(const MechanicalState& s) const override { return 0.5 * k_ * s.q[0] * s.q[0]; }
-  double DissipationPower(const MechanicalState& s) const override { return c_ * s.v[0] * s.v[0]; }
-  // Closed form (underdamped), position and velocity at t.
-  void Exact(double t, double& x, double& v) const {
-    const double w0 = std::sqrt(k_ / m_), zeta = c_ / (2.0 * std::sqrt(k_ * m_));
-    const double wd = w0 * std::sqrt(1.0 - zeta * zeta), decay = std::exp(-zeta * w0 * t);
-    const double a = x0_, b = zeta * w0 * x0_ / wd;
-    x = decay * (a * std::cos(wd * t) + b * std::sin(wd * t));
-    v = decay * ((-a * wd + b * (-zeta * w0)) * std::sin(wd * t) + (b * wd - zeta * w0 * a) * std::cos(wd * t));
-  }
-  double omega0() const { return std::sqrt(k_ / m_); }
-
- private:
-  double m_, k_, c_, x0_;
-};
 
 double FinalError(Integrator& integrator, const DampedOscillator& osc, double t_end, int steps) {
   MechanicalState s = osc.InitialState();
@@ -78,7 +48,7 @@ double ObservedOrder(Integrator& integrator, const DampedOscillator& osc) {
 TEST_CASE("velocity_verlet_explicit_damping: without dampers it is velocity_verlet bit for bit") {
   const HarmonicOscillator osc(2.0, 50.0, 0.1, -0.3);
   VelocityVerlet vv;
-  VelocityVerletExplicitDamping dem;
+  VelocityVerlet dem(VerletDamping::kHalfStepVelocity);
   MechanicalState a = osc.InitialState(), b = osc.InitialState();
   for (int n = 0; n < 1000; ++n) {
     REQUIRE(vv.Step(osc, a, 0.01).status == StepStatus::kAccepted);
@@ -92,7 +62,7 @@ TEST_CASE("velocity_verlet_explicit_damping: without dampers it is velocity_verl
 
 TEST_CASE("velocity_verlet_explicit_damping: first order on the damped oscillator, velocity_verlet second") {
   const DampedOscillator osc(1.0, 1.0, 0.4, 1.0);  // ζ = 0.2
-  VelocityVerletExplicitDamping dem;
+  VelocityVerlet dem(VerletDamping::kHalfStepVelocity);
   VelocityVerlet vv;
   const double p_dem = ObservedOrder(dem, osc), p_vv = ObservedOrder(vv, osc);
   INFO("observed orders: explicit damping " << p_dem << ", velocity_verlet " << p_vv);

@@ -12,7 +12,6 @@
 #include "integrators/odeint_runge_kutta.h"
 #include "integrators/odeint_symplectic_rkn.h"
 #include "integrators/velocity_verlet.h"
-#include "integrators/velocity_verlet_explicit_damping.h"
 #include "metrics/contact_metrics.h"
 #include "models/contact_oscillator.h"
 
@@ -34,7 +33,7 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
   r.Add("velocity_verlet_explicit_damping",
         "velocity Verlet as DEM codes (LAMMPS) run it: one force evaluation per step, dampers fed the half-step "
         "velocity (first order with damping)",
-        [](const ParameterSet&) { return std::make_unique<VelocityVerletExplicitDamping>(); });
+        [](const ParameterSet&) { return std::make_unique<VelocityVerlet>(VerletDamping::kHalfStepVelocity); });
   r.Add("velocity_verlet_event", "velocity Verlet split at located contact onsets/releases (docs/theory.md §12.3)", [](const ParameterSet&) { return std::make_unique<EventSplitVelocityVerlet>(); });
   r.Add("rk4", "classical Runge-Kutta 4 (Boost.Odeint), fixed step",
         [](const ParameterSet&) { return std::make_unique<OdeintRungeKutta>(OdeintMethod::kRk4); });
