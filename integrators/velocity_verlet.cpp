@@ -51,26 +51,16 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
   system.UpdateHistory(before, state);
 
   StepResult result;
-  if (damping_ == VerletDamping::kHalfStepVelocity) {  // the DEM codes' kick: a(q_{n+1}, v½), once
-    system.Acceleration(state, a1_);
-    ++stats_.rhs_evaluations;
-    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a1_[i];
-    result.newton_iterations = 1;
-    const double p1 = system.DissipationPower(state);
-    state.dissipated = before.dissipated + half_h * (p0 + p1);
-    cached_state_.AssignFrom(state);
-    cached_power_ = p1;
-    cache_valid_ = true;
-    return result;
-  }
-  // Implicit-in-velocity kick: v = v_half + h/2 a(q_{n+1}, v); explicit predictor v_half + h/2 a_n.
-  for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a0_[i];
-  if (!system.velocity_dependent_forces()) {
+  if (damping_ == VerletDamping::kHalfStepVelocity || !system.velocity_dependent_forces()) {
+    // One evaluation at (q_{n+1}, v½): the DEM codes' kick (dampers see v½), or the plain scheme when a does not
+    // depend on v.
     system.Acceleration(state, a1_);
     ++stats_.rhs_evaluations;
     for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a1_[i];
     result.newton_iterations = 1;
   } else {
+    // Implicit-in-velocity kick: v = v_half + h/2 a(q_{n+1}, v), from the explicit predictor v_half + h/2 a_n.
+    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a0_[i];
     constexpr int kMaxIterations = 50;
     for (int it = 0; it < kMaxIterations; ++it) {
       system.Acceleration(state, a1_);
