@@ -1,7 +1,6 @@
 #include "integrators/event_split_velocity_verlet.h"
 
 #include <algorithm>
-#include <boost/math/tools/roots.hpp>
 #include <cmath>
 
 namespace impactlab {
@@ -19,13 +18,6 @@ IntegratorTraits EventSplitVelocityVerlet::traits() const {
   return t;
 }
 
-void EventSplitVelocityVerlet::Overlaps(const MechanicalSystem& system, const MechanicalState& s) {
-  const int nc = system.num_contacts();
-  overlap_.assign(nc, 0.0);
-  rate_.assign(nc, 0.0);
-  if (nc > 0) system.ContactOverlaps(s, overlap_, rate_);
-}
-
 void EventSplitVelocityVerlet::Drift(const MechanicalSystem& system, const MechanicalState& start,
                                      const Eigen::VectorXd& a_start, double tau, MechanicalState& out) {
   out = start;
@@ -35,25 +27,6 @@ void EventSplitVelocityVerlet::Drift(const MechanicalSystem& system, const Mecha
   out.v = start.v + tau * a_start;  // for the overlap rate only
   out.t = start.t + tau;
   system.NormalizeCoordinates(out);
-}
-
-const MechanicalState& EventSplitVelocityVerlet::OneSided(const MechanicalSystem& system, const MechanicalState& s,
-                                                          int contact, bool in, double h) {
-  Overlaps(system, s);
-  const double first = ((rate_[contact] >= 0.0) == in) ? 1.0 : -1.0;
-  Eigen::VectorXd qd(s.q.size());
-  system.PositionRate(s, qd);
-  for (double eps = kOneSidedFraction * h; eps <= 1e-5 * h * (1 + 1e-9); eps *= 10.0) {
-    for (double dir : {first, -first}) {
-      displaced_ = s;
-      displaced_.q = s.q + dir * eps * qd;
-      system.NormalizeCoordinates(displaced_);
-      Overlaps(system, displaced_);
-      if ((overlap_[contact] > 0.0) == in) return displaced_;
-    }
-  }
-  displaced_ = s;
-  return displaced_;
 }
 
 StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
@@ -73,9 +46,9 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
   cache_valid_ = false;
   double p0 = system.DissipationPower(state);
 
-  Overlaps(system, state);
+  crossing_.Overlaps(system, state);
   side_.resize(nc);
-  for (int i = 0; i < nc; ++i) side_[i] = overlap_[i] > 0.0;
+  for (int i = 0; i < nc; ++i) side_[i] = crossing_.overlap()[i] > 0.0;
   std::vector<char> end_in(nc);
 
   StepResult result;
@@ -89,44 +62,16 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
     double tau = remaining;
     if (nc > 0 && splits < kMaxSplits) {
       Drift(system, sub_start_, a0_, remaining, probe_);
-      Overlaps(system, probe_);
-      for (int i = 0; i < nc; ++i) end_in[i] = overlap_[i] > 0.0;
-      for (int i = 0; i < nc; ++i) {
-        if (end_in[i] == side_[i]) continue;
-        auto f = [&](double s) {
-          Drift(system, sub_start_, a0_, s, probe_);
-          Overlaps(system, probe_);
-          return overlap_[i];
-        };
-        // Left end of the bracket: τ = 0, or (when the start state is only at δ = 0 to root tolerance,
-        // e.g. right after a crossing) the first point a one-sided offset into the sub-step.
-        double left = 0.0;
-        double f_left = f(left);
-        if ((f_left > 0.0) != static_cast<bool>(side_[i]) || i == start_contact) {
-          left = std::min(kOneSidedFraction * h, 0.5 * remaining);
-          f_left = f(left);
-          if ((f_left > 0.0) != static_cast<bool>(side_[i])) continue;  // grazing: no resolvable crossing
-        }
-        const double f_right = f(remaining);
-        double root = remaining;
-        if (f_left == 0.0) {
-          root = left;
-        } else if (f_right != 0.0) {
-          boost::uintmax_t iterations = 200;
-          const double tol_abs = 1e-15 * h;
-          auto tol = [tol_abs](double l, double r) { return std::abs(r - l) <= tol_abs; };
-          try {
-            const auto [lo, hi] = boost::math::tools::toms748_solve(f, left, remaining, f_left, f_right, tol, iterations);
-            root = 0.5 * (lo + hi);
-          } catch (const std::exception&) {
-            continue;  // no bracket after all (round-off): no split for this contact
-          }
-        }
-        if (root < tau || crossing < 0) {
-          tau = root;
-          crossing = i;
-        }
-      }
+      crossing_.Overlaps(system, probe_);
+      for (int i = 0; i < nc; ++i) end_in[i] = crossing_.overlap()[i] > 0.0;
+      const ContactCrossing::Crossing c = crossing_.LocateEarliest(
+          side_, end_in, start_contact, remaining, h, [&](int i, double s) {
+            Drift(system, sub_start_, a0_, s, probe_);
+            crossing_.Overlaps(system, probe_);
+            return crossing_.overlap()[i];
+          });
+      crossing = c.contact;
+      tau = c.tau;
     }
 
     // --- one velocity Verlet sub-step of length τ from (sub_start_, a0_, p0) ---
@@ -139,7 +84,7 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
     system.UpdateHistory(sub_start_, state);
     // End-of-sub-step forces: at a crossing, the one-sided limit of the side before it.
     auto end_state = [&]() -> const MechanicalState& {
-      return crossing >= 0 ? OneSided(system, state, crossing, side_[crossing], h) : state;
+      return crossing >= 0 ? crossing_.OneSided(system, state, crossing, side_[crossing], h) : state;
     };
     state.v = v_half_ + 0.5 * tau * a0_;
     const int max_iterations = system.velocity_dependent_forces() ? 50 : 1;
@@ -188,7 +133,7 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
     ++splits;
     if (remaining <= 0.0) break;  // crossing exactly at the step end
     // Start of the next sub-step: the one-sided limit of the side after the crossing.
-    const MechanicalState& after = OneSided(system, state, crossing, side_[crossing], h);
+    const MechanicalState& after = crossing_.OneSided(system, state, crossing, side_[crossing], h);
     system.Acceleration(after, a0_);
     ++stats_.rhs_evaluations;
     p0 = system.DissipationPower(after);

@@ -10,9 +10,10 @@
 // Splitting. Before a sub-step of the remaining length r, the drift polynomial
 //   q(τ) = q₀ + τ N(q₀)(v₀ + τ/2 a₀),  τ ∈ (0, r]
 // is checked for a sign change of any overlap δ_i (MechanicalSystem::ContactOverlaps on that interpolated
-// state; δ > 0 in contact). The earliest crossing τ* is located with Boost.Math toms748_solve (to 1e-15·h),
-// a Verlet sub-step of τ* is taken, and the remainder r − τ* is handled the same way (at most
-// kMaxSplits = 8 splits per step; after that the rest of the step is one plain Verlet sub-step).
+// state; δ > 0 in contact). The earliest crossing τ* is located with Boost.Math toms748_solve (to 1e-15·h;
+// ContactCrossing::LocateEarliest, integrators/contact_crossing.h, shared with rk4_event), a Verlet sub-step
+// of τ* is taken, and the remainder r − τ* is handled the same way (at most kMaxSplits = 8 splits per step;
+// after that the rest of the step is one plain Verlet sub-step).
 //
 // One-sided forces at a crossing (the documented choice). The elastic force vanishes at δ = 0, but a damper
 // with C(0) ≠ 0 (linear dashpot, ECC adaptive damping) jumps there, and the overlap at the located state is
@@ -20,9 +21,9 @@
 // ONE-SIDED LIMIT of the side the sub-step is on: the end-of-sub-step value uses the side before the
 // crossing (in contact for an exit, free for an entry), the start value of the next sub-step the side
 // after it (in contact after an entry, free after an exit). The limit is evaluated at the crossing state
-// displaced along the drift, q ± ε N(q) v with ε = kOneSidedFraction·h = 1e-9·h (h the full step), sign
-// chosen so that δ_i lies on the wanted side (ε grows ×10 up to 1e-5·h if round-off needs it). The bias is
-// O(ε), i.e. ~1e-9 relative, far below the O(h²) truncation error.
+// displaced along the drift, q ± ε N(q) v with ε = 1e-9·h (h the full step), sign chosen so that δ_i lies
+// on the wanted side (ε grows ×10 up to 1e-5·h if round-off needs it; ContactCrossing::OneSided). The bias
+// is O(ε), i.e. ~1e-9 relative, far below the O(h²) truncation error.
 //
 // Traits: order 2 (measured by tests/integrators/event_split_velocity_verlet_test.cpp); NOT symplectic
 // (sub-steps of state-dependent length break symplecticity). Located crossings are returned as
@@ -31,6 +32,7 @@
 
 #include <vector>
 
+#include "integrators/contact_crossing.h"
 #include "integrators/integrator.h"
 
 namespace impactlab {
@@ -38,7 +40,6 @@ namespace impactlab {
 class EventSplitVelocityVerlet final : public Integrator {
  public:
   static constexpr int kMaxSplits = 8;                ///< crossings handled per step
-  static constexpr double kOneSidedFraction = 1e-9;   ///< ε/h of the one-sided force evaluation
 
   std::string name() const override { return "velocity_verlet_event"; }
   IntegratorTraits traits() const override;
@@ -47,23 +48,17 @@ class EventSplitVelocityVerlet final : public Integrator {
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
 
-  /// Overlaps δ of `s` into overlap_.
-  void Overlaps(const MechanicalSystem& system, const MechanicalState& s);
   /// State on the drift polynomial from (start, a_start) at τ (q only; v = v₀ + τ a₀; z, D of the start).
   void Drift(const MechanicalSystem& system, const MechanicalState& start, const Eigen::VectorXd& a_start,
              double tau, MechanicalState& out);
-  /// `s` displaced along q̇ by ±ε so that contact i is in contact (in = true) or separated; returns `s`
-  /// itself (copied) when no displacement up to 1e-5·h achieves it.
-  const MechanicalState& OneSided(const MechanicalSystem& system, const MechanicalState& s, int contact,
-                                  bool in, double h);
 
   bool cache_valid_ = false;
   MechanicalState cached_state_;
   Eigen::VectorXd cached_a_;
   // Work storage (members so that a step allocates nothing once sizes are known).
-  MechanicalState sub_start_, probe_, displaced_;
+  ContactCrossing crossing_;  ///< overlaps, crossing location, one-sided states
+  MechanicalState sub_start_, probe_;
   Eigen::VectorXd a0_, a1_, v_half_, q_dot_, v_new_;
-  std::vector<double> overlap_, rate_;
   std::vector<char> side_;  ///< current side of each contact (1 = in contact) along the step
 };
 

@@ -1,0 +1,76 @@
+// ContactCrossing: locating a contact onset / release inside a step and evaluating forces as one-sided
+// limits at it — the machinery shared by the event-split schemes velocity_verlet_event
+// (integrators/event_split_velocity_verlet.h) and rk4_event (integrators/event_split_runge_kutta4.h)
+// [docs/theory.md §12.3, §7 "Contact onset and expected order"].
+//
+// Crossing location. A scheme supplies the overlap of contact i at the end of its own sub-step of length τ,
+//   f_i(τ) = δ_i(x(τ)),  τ ∈ [0, r]     (x(τ): the scheme's update from the sub-step start, r the remaining
+//                                         part of the step; δ > 0 in contact, MechanicalSystem::ContactOverlaps)
+// For every contact whose side at τ = r differs from its current side, the root of f_i is bracketed and solved
+// with Boost.Math toms748_solve (Alefeld, Potra & Shi 1995) to |Δτ| ≤ 1e-15·h; the earliest root over the
+// contacts is the crossing. The left end of the bracket is τ = 0, or — when the sub-step starts on the
+// crossing of that same contact (δ = 0 to root tolerance) — the point kOneSidedFraction·h into the sub-step;
+// a contact whose bracket does not change sign there (grazing) is not split.
+//
+// One-sided evaluation. A damper with C(0) ≠ 0 (linear dashpot, ECC adaptive damping) jumps at δ = 0, so
+// forces evaluated at a crossing must be the one-sided limit of the side the sub-step lies on.
+//   OneSided:   the state displaced along the drift, q ± ε N(q) v with ε = kOneSidedFraction·h = 1e-9·h
+//               (×10 up to 1e-5·h if round-off needs it), the sign chosen so that δ_i is on the wanted side.
+//               Bias O(ε). Used at the located crossing state itself.
+//   PinnedSide: for a state that may sit a finite distance on the wrong side (an RK stage near the end of a
+//               sub-step that ends on the crossing is O(τ³) from the located state): the state is first
+//               projected onto δ_i = 0 along its own drift, q + σ N(q) v with σ from Newton's method on
+//               δ_i(q + σ N(q) v) = 0, then OneSided. The force there is the one-sided limit at the
+//               projection, a continuous function of the state, with an O(|σ|) bias on the smooth side's force.
+//               A state already on the wanted side is returned unchanged.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "state/mechanical_state.h"
+#include "system/mechanical_system.h"
+
+namespace impactlab {
+
+class ContactCrossing {
+ public:
+  static constexpr double kOneSidedFraction = 1e-9;  ///< ε/h of the one-sided force evaluation
+
+  struct Crossing {
+    int contact = -1;  ///< -1: no crossing inside the remaining interval
+    double tau = 0.0;  ///< sub-step length to the crossing [s]
+  };
+  /// δ_i at the end of the scheme's sub-step of length τ (f_i(τ) above).
+  using OverlapAt = std::function<double(int contact, double tau)>;
+
+  /// δ and δ̇ of every contact of `s` into overlap() and rate().
+  void Overlaps(const MechanicalSystem& system, const MechanicalState& s);
+  const std::vector<double>& overlap() const { return overlap_; }
+  const std::vector<double>& rate() const { return rate_; }
+
+  /// Earliest crossing in (0, remaining]: `side[i]` the current side of contact i (1 = in contact), `end_in[i]`
+  /// its side at τ = remaining, `start_contact` the contact whose crossing the sub-step starts on (-1: none),
+  /// h the full step (tolerances are relative to it).
+  Crossing LocateEarliest(const std::vector<char>& side, const std::vector<char>& end_in, int start_contact,
+                          double remaining, double h, const OverlapAt& overlap_at);
+
+  /// `s` displaced along q̇ by ±ε so that contact i is in contact (in = true) or separated; a copy of `s`
+  /// itself when no displacement up to 1e-5·h achieves it. The reference is valid until the next call.
+  const MechanicalState& OneSided(const MechanicalSystem& system, const MechanicalState& s, int contact, bool in,
+                                  double h);
+  /// `s` itself when contact i is already on side `in`, else its projection onto δ_i = 0 along q̇ followed by
+  /// OneSided (see the header comment); `s` unchanged when the projection fails (δ̇_i = 0, or |σ| > h). The
+  /// reference is valid until the next call.
+  const MechanicalState& PinnedSide(const MechanicalSystem& system, const MechanicalState& s, int contact, bool in,
+                                    double h);
+
+ private:
+  std::vector<double> overlap_, rate_;
+  MechanicalState displaced_, projected_;
+  Eigen::VectorXd qd_, pinned_qd_;
+};
+
+}  // namespace impactlab
