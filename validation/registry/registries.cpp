@@ -8,6 +8,7 @@
 #include "contact/restitution_calibration.h"
 #include "core/checks.h"
 #include "integrators/cvode_bdf.h"
+#include "integrators/event_split_runge_kutta4.h"
 #include "integrators/event_split_velocity_verlet.h"
 #include "integrators/odeint_runge_kutta.h"
 #include "integrators/odeint_symplectic_rkn.h"
@@ -37,6 +38,8 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
   r.Add("velocity_verlet_event", "velocity Verlet split at located contact onsets/releases (docs/theory.md §12.3)", [](const ParameterSet&) { return std::make_unique<EventSplitVelocityVerlet>(); });
   r.Add("rk4", "classical Runge-Kutta 4 (Boost.Odeint), fixed step",
         [](const ParameterSet&) { return std::make_unique<OdeintRungeKutta>(OdeintMethod::kRk4); });
+  r.Add("rk4_event", "classical Runge-Kutta 4 (Boost.Odeint) split at located contact onsets/releases (docs/theory.md §12.3)",
+        [](const ParameterSet&) { return std::make_unique<EventSplitRungeKutta4>(); });
   r.Add("dopri5", "Dormand-Prince 5(4) adaptive (Boost.Odeint)",
         [](const ParameterSet& p) { return std::make_unique<OdeintRungeKutta>(OdeintMethod::kDopri5, RkOptions(p)); });
   r.Add("rkf78", "Runge-Kutta-Fehlberg 7(8) adaptive (Boost.Odeint)",
