@@ -77,7 +77,9 @@ const MechanicalState& ContactCrossing::OneSided(const MechanicalSystem& system,
 const MechanicalState& ContactCrossing::PinnedSide(const MechanicalSystem& system, const MechanicalState& s,
                                                    int contact, bool in, double h) {
   Overlaps(system, s);
-  if ((overlap_[contact] > 0.0) == in) return s;
+  // Strictly on the wanted side: δ = 0 exactly belongs to neither (a model may apply its δ → 0⁺ limit there,
+  // e.g. ellipsoid_wall's damper at δ ≥ 0), so it is displaced like a state on the wrong side.
+  if (in ? overlap_[contact] > 0.0 : overlap_[contact] < 0.0) return s;
   // Newton on σ ↦ δ_i(q + σ q̇): the crossing of the line through s along its own drift.
   projected_ = s;
   pinned_qd_.resize(s.q.size());
