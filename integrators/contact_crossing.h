@@ -61,8 +61,8 @@ class ContactCrossing {
   /// itself when no displacement up to 1e-5·h achieves it. The reference is valid until the next call.
   const MechanicalState& OneSided(const MechanicalSystem& system, const MechanicalState& s, int contact, bool in,
                                   double h);
-  /// `s` itself when contact i is strictly on side `in` (δ > 0, resp. δ < 0), else its projection onto δ_i = 0 along q̇ followed by
-  /// OneSided (see the header comment); `s` unchanged when the projection fails (δ̇_i = 0, or |σ| > h). The
+  /// `s` itself when contact i is strictly on side `in` (δ > 0, resp. δ < 0), else its projection onto δ_i = 0
+  /// along q̇ followed by OneSided (see the header comment); `s` unchanged when the projection fails (δ̇_i = 0, or |σ| > h). The
   /// reference is valid until the next call.
   const MechanicalState& PinnedSide(const MechanicalSystem& system, const MechanicalState& s, int contact, bool in,
                                     double h);

@@ -38,7 +38,8 @@ IntegratorTraits EventSplitRungeKutta4::traits() const {
   t.order = 4;  // for laws smooth on each side of δ = 0; min(4, p + 1) on F ∝ δ^p (header comment)
   t.locates_events = true;
   t.library = "Boost.Odeint (runge_kutta4) + impactlab event location";
-  t.reference = "Kutta 1901; Hairer, Norsett & Wanner 1993, Table II.1.2; event-located sub-steps (docs/theory.md §12.3)";
+  t.reference =
+      "Kutta 1901; Hairer, Norsett & Wanner 1993, Table II.1.2; event-located sub-steps (docs/theory.md §12.3)";
   t.damping_treatment =
       "exact right-hand side at every stage; one-sided (pinned-side) stages at located contact onsets and releases";
   return t;
@@ -116,7 +117,8 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
     const int base_pins = w.num_pins;
     auto pin_end = [&](int contact) {
       w.num_pins = base_pins;
-      if (contact >= 0 && contact != start_contact) w.pins[w.num_pins++] = {contact, static_cast<bool>(w.side[contact])};
+      if (contact >= 0 && contact != start_contact)
+        w.pins[w.num_pins++] = {contact, static_cast<bool>(w.side[contact])};
     };
 
     // --- trial sub-step over the remaining interval; earliest overlap sign change in it ---

@@ -126,7 +126,7 @@ TEST_CASE("rk4_event: linear spring-dashpot impact converges at order 4, plain r
     hs.push_back(StepOfLevel(n));
     err_plain.push_back(worst_plain);
     err_event.push_back(worst_event);
-    std::printf("[rk4_event] linear dashpot e=0.5, %4d steps/contact: final-state error plain rk4 %.3e  rk4_event %.3e\n",
+    std::printf("[rk4_event] linear dashpot e=0.5, %4d steps/contact: final-state error rk4 %.3e  rk4_event %.3e\n",
                 n, worst_plain, worst_event);
   }
   const double slope_plain = FittedSlope(hs, err_plain), slope_event = FittedSlope(hs, err_event);
@@ -175,7 +175,8 @@ TEST_CASE("rk4_event: a step without a crossing is plain rk4 bit for bit") {
 }
 
 TEST_CASE("rk4_event: ellipsoid_wall final state converges at order 4 through the damped onset and release") {
-  const Scenario scenario = LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/ellipsoid_wall.toml");
+  const Scenario scenario =
+      LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/ellipsoid_wall.toml");
   const ModelInstance model = ModelRegistry().Get(scenario.model).make(scenario.parameters);
   const MechanicalSystem& system = *model.system;
   constexpr double kEnd = 0.15;  // [s] the contact lasts 0.0395 s; free flight after it

@@ -38,7 +38,8 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
   r.Add("velocity_verlet_event", "velocity Verlet split at located contact onsets/releases (docs/theory.md §12.3)", [](const ParameterSet&) { return std::make_unique<EventSplitVelocityVerlet>(); });
   r.Add("rk4", "classical Runge-Kutta 4 (Boost.Odeint), fixed step",
         [](const ParameterSet&) { return std::make_unique<OdeintRungeKutta>(OdeintMethod::kRk4); });
-  r.Add("rk4_event", "classical Runge-Kutta 4 (Boost.Odeint) split at located contact onsets/releases (docs/theory.md §12.3)",
+  r.Add("rk4_event",
+        "classical Runge-Kutta 4 (Boost.Odeint) split at located contact onsets/releases (docs/theory.md §12.3)",
         [](const ParameterSet&) { return std::make_unique<EventSplitRungeKutta4>(); });
   r.Add("dopri5", "Dormand-Prince 5(4) adaptive (Boost.Odeint)",
         [](const ParameterSet& p) { return std::make_unique<OdeintRungeKutta>(OdeintMethod::kDopri5, RkOptions(p)); });
