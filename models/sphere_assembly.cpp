@@ -15,7 +15,7 @@
 #include "core/contact_threads.h"
 #include "core/errors.h"
 #include "exact/critical_time_step.h"
-#include "geometry/cell_list.h"
+#include "geometry/verlet_list.h"
 #include "models/sphere_contact_model.h"
 #include "models/sphere_frictional_contact.h"
 #include "system/contact_block_difference.h"
@@ -26,6 +26,8 @@ namespace {
 
 constexpr int kMaxLawHistory = 16;
 constexpr double kEmpty = -1.0;
+/// Skin of the neighbour list (geometry/verlet_list.h) in radii: rebuilt when a sphere has moved 0.05 R.
+constexpr double kSkinRadii = 0.1;
 
 Eigen::Vector3d Tangential(const Eigen::Vector3d& a, const Eigen::Vector3d& n) { return a - a.dot(n) * n; }
 
@@ -41,10 +43,14 @@ struct CachedContact {
 
 /// Scratch of the broad phase and the contact cache, one per thread (the model is shared and const).
 struct BroadPhaseScratch {
+  // The normal law's values of every candidate (pairs by candidate index, walls by i·W + w), each with the δ it
+  // belongs to (NormalLawMemo, sphere_assembly.h): valid for the model `memo_owner` only (other laws).
+  std::vector<NormalLawMemo> pair_memo, wall_memo;
+  std::uint64_t memo_owner = 0;
   std::vector<CachedContact> contacts;
   std::vector<double> contacts_q, contacts_z;
   std::uint64_t contacts_owner = 0;  ///< serial of the model the cached contacts belong to (0: none)
-  CellList cells;
+  VerletList verlet;
   std::vector<double> positions;
   std::vector<std::pair<int, int>> pairs;
   std::vector<double> cached_positions;            ///< centres of the cached pair list
@@ -63,6 +69,31 @@ struct BroadPhaseScratch {
 BroadPhaseScratch& Scratch() {
   thread_local BroadPhaseScratch scratch;
   return scratch;
+}
+
+/// Whether the cached active contacts of `scratch` are those of model `owner` at (s.q, s.z), compared bitwise
+/// (memcmp: vectorised). `with_z` false: at s.q only — enough for what depends on q alone (which contacts are
+/// active, their normals and C(δ); not the tangential forces, which depend on z).
+bool ContactCacheHolds(const BroadPhaseScratch& scratch, std::uint64_t owner, const MechanicalState& s,
+                       bool with_z = true) {
+  const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {
+    return static_cast<size_t>(a.size()) == b.size() &&
+           (b.empty() || std::memcmp(a.data(), b.data(), b.size() * sizeof(double)) == 0);
+  };
+  return scratch.contacts_owner == owner && same(s.q, scratch.contacts_q) && (!with_z || same(s.z, scratch.contacts_z));
+}
+
+/// The memos of `pairs` candidate pairs and `walls` sphere–wall pairs of model `owner` (emptied when they belonged to
+/// another model; kept entries only ever answer for bitwise the same δ, so a changed candidate list costs misses,
+/// never a wrong value).
+void PrepareMemo(BroadPhaseScratch& scratch, std::uint64_t owner, size_t pairs, size_t walls) {
+  if (scratch.memo_owner != owner) {
+    scratch.pair_memo.clear();
+    scratch.wall_memo.clear();
+    scratch.memo_owner = owner;
+  }
+  scratch.pair_memo.resize(pairs);
+  scratch.wall_memo.resize(walls);
 }
 
 /// body(k) for k in [0, n): on the OpenMP threads when n >= kParallelContactThreshold, else serially. Each k must
@@ -241,7 +272,7 @@ void SphereAssembly::CandidatePairs(const Eigen::VectorXd& q, std::vector<std::p
                                           scratch.positions.size() * sizeof(double)) == 0;
   if (!(scratch.cached_cutoff == cutoff_ && same_positions)) {
     scratch.cached_cutoff = -1.0;  // invalid while the list is rebuilt (Pairs may throw)
-    scratch.cells.Pairs(3, scratch.positions, cutoff_, scratch.cached_pairs);
+    scratch.verlet.Pairs(3, scratch.positions, cutoff_, kSkinRadii * radius_, scratch.cached_pairs);
     scratch.cached_positions.swap(scratch.positions);
     scratch.cached_cutoff = cutoff_;
   }
@@ -271,19 +302,23 @@ std::span<const double> SphereAssembly::FindHistory(const Eigen::VectorXd& z, in
 namespace {
 
 /// The tangential step of a contact whose δ, δ̇ and normal are set (SphereContactModel::EvaluateContactLaw with the
-/// committed δ⁰ and W'(δ⁰) recomputed from the committed positions).
+/// committed δ⁰ and W'(δ⁰) recomputed from the committed positions). W'(δ), C(δ) and W'(δ⁰) are taken from `memo`
+/// when it holds bitwise the same δ (NormalLawMemo), else computed and kept there (`memo` may be null).
 void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_prev, std::span<const double> history,
-                 std::span<double> law_out, int history_size, AssemblyContact& c, const TangentialStartRates* start) {
+                 std::span<double> law_out, int history_size, AssemblyContact& c, const TangentialStartRates* start,
+                 NormalLawMemo* memo) {
   static constexpr std::array<double, kMaxLawHistory> kZero{};
   c.active = true;
-  c.normal_force_elastic = law.elastic().Force(c.delta);
-  c.normal_force = c.normal_force_elastic + law.damping().Coefficient(c.delta) * c.delta_dot;
+  const double normal_force_prev =
+      delta_prev > 0.0 ? (memo ? memo->Force(law.elastic(), delta_prev) : law.elastic().Force(delta_prev)) : 0.0;
+  c.normal_force_elastic = memo ? memo->Force(law.elastic(), c.delta) : law.elastic().Force(c.delta);
+  c.damping = memo ? memo->Coefficient(law.damping(), c.delta) : law.damping().Coefficient(c.delta);
+  c.normal_force = c.normal_force_elastic + c.damping * c.delta_dot;
   TangentialKinematics k;
   k.normal = c.normal;
   k.delta_n = c.delta;
   k.normal_force = c.normal_force_elastic;
   if (start != nullptr) k.start = *start;
-  const double normal_force_prev = delta_prev > 0.0 ? law.elastic().Force(delta_prev) : 0.0;
   std::array<double, kMaxLawHistory> scratch{};
   const size_t h = static_cast<size_t>(history_size);
   const std::span<const double> z_prev = history.empty() ? std::span<const double>(kZero).subspan(0, h) : history;
@@ -295,7 +330,7 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
 
 AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                              const Eigen::VectorXd& z, int i, int j, std::span<double> law_out,
-                                             const TangentialStartRates* start) const {
+                                             const TangentialStartRates* start, NormalLawMemo* memo) const {
   AssemblyContact c;
   const Eigen::Vector3d r = At(q, 6 * j) - At(q, 6 * i);
   c.delta = 2.0 * radius_ - r.norm();
@@ -315,13 +350,14 @@ AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eig
   const Eigen::Vector3d dphi_j = At(q, 6 * j + 3) - At(z, 6 * j + 3);
   const Eigen::Vector3d spin = (radius_ - quarter) * dphi_i + (radius_ - quarter) * dphi_j;
   const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c, start);
+  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c, start,
+              memo);
   return c;
 }
 
 AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                              const Eigen::VectorXd& z, int i, int w, std::span<double> law_out,
-                                             const TangentialStartRates* start) const {
+                                             const TangentialStartRates* start, NormalLawMemo* memo) const {
   AssemblyContact c;
   c.delta = WallOverlap(q, 0, i, w);
   if (!(c.delta > 0.0)) return c;
@@ -334,7 +370,7 @@ AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eig
   const Eigen::Vector3d dx = At(q, 6 * i) - At(z, 6 * i);
   const Eigen::Vector3d dphi = At(q, 6 * i + 3) - At(z, 6 * i + 3);
   const Eigen::Vector3d ds = Tangential(dx - radius_ * dphi.cross(n), n);
-  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start);
+  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start, memo);
   return c;
 }
 
@@ -375,11 +411,7 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
   // F_n = W'(δ) + C(δ) δ̇ is recomputed from v — the same operations in the same order: bitwise the same result.
   BroadPhaseScratch& scratch = Scratch();
   std::vector<CachedContact>& contacts = scratch.contacts;
-  const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {  // bitwise (memcmp: vectorised)
-    return static_cast<size_t>(a.size()) == b.size() &&
-           (b.empty() || std::memcmp(a.data(), b.data(), b.size() * sizeof(double)) == 0);
-  };
-  if (!(scratch.contacts_owner == serial_ && same(s.q, scratch.contacts_q) && same(s.z, scratch.contacts_z))) {
+  if (!ContactCacheHolds(scratch, serial_, s)) {
     scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
     contacts.clear();
     std::vector<std::pair<int, int>>& pairs = scratch.pairs;
@@ -393,23 +425,24 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     std::vector<char>& slot_active = scratch.contact_slot_active;
     slots.resize(static_cast<size_t>(n_pairs + n_walls));
     slot_active.assign(static_cast<size_t>(n_pairs + n_walls), 0);
+    PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_walls));
     ParallelContactLoop(n_pairs + n_walls, [&](long k) {
       if (k < n_pairs) {
         const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
-        const AssemblyContact c = EvaluatePair(s.q, s.v, s.z, i, j, {});
+        const AssemblyContact c =
+            EvaluatePair(s.q, s.v, s.z, i, j, {}, nullptr, &scratch.pair_memo[static_cast<size_t>(k)]);
         if (!c.active) return;
         const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
         const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
-        slots[static_cast<size_t>(k)] = {i, j, c.normal, c.normal_force_elastic,
-                                         sphere_law_->damping().Coefficient(c.delta), c.tangential.force,
+        slots[static_cast<size_t>(k)] = {i, j, c.normal, c.normal_force_elastic, c.damping, c.tangential.force,
                                          torque_i / inertia_, torque_j / inertia_};
       } else {
         const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
-        const AssemblyContact c = EvaluateWall(s.q, s.v, s.z, i, w, {});
+        const AssemblyContact c =
+            EvaluateWall(s.q, s.v, s.z, i, w, {}, nullptr, &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
         if (!c.active) return;
         const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
-        slots[static_cast<size_t>(k)] = {i, -1 - w, c.normal, c.normal_force_elastic,
-                                         wall_law_->damping().Coefficient(c.delta), c.tangential.force,
+        slots[static_cast<size_t>(k)] = {i, -1 - w, c.normal, c.normal_force_elastic, c.damping, c.tangential.force,
                                          Eigen::Vector3d::Zero(), torque / inertia_};
       }
       slot_active[static_cast<size_t>(k)] = 1;
@@ -526,6 +559,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   scratch.law_slots.resize(static_cast<size_t>(n_candidates) * h);
   scratch.work_slots.resize(2 * static_cast<size_t>(n_candidates));
   scratch.contact_slot_active.assign(static_cast<size_t>(n_candidates), 0);
+  PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_candidates - n_pairs));
   ParallelContactLoop(n_candidates, [&](long k) {
     const std::span<double> law_out(scratch.law_slots.data() + static_cast<size_t>(k) * h, h);
     AssemblyContact c;
@@ -533,12 +567,13 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
       const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
       if (!(PairOverlap(after.q, 0, i, j) > 0.0)) return;
       const TangentialStartRates start = PairStartRates(before, i, j, after.t - before.t);
-      c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start);
+      c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start, &scratch.pair_memo[static_cast<size_t>(k)]);
     } else {
       const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
       if (!(WallOverlap(after.q, 0, i, w) > 0.0)) return;
       const TangentialStartRates start = WallStartRates(before, i, w, after.t - before.t);
-      c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start);
+      c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start,
+                       &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
     }
     scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
     scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
@@ -973,6 +1008,18 @@ double SphereAssembly::PotentialEnergy(const MechanicalState& s) const {
 double SphereAssembly::DissipationPower(const MechanicalState& s) const {
   if (!damped_) return 0.0;
   double p = 0.0;
+  const BroadPhaseScratch& scratch = Scratch();
+  if (ContactCacheHolds(scratch, serial_, s, /*with_z=*/false)) {
+    // Acceleration's active contacts at this q (velocity Verlet asks for P right after a; they depend on q alone):
+    // the same contacts (δ > 0), normals r/|r|, C(δ) and order (pairs in candidate order, then the walls sphere by
+    // sphere) as the loops below, so the same sum to the bit.
+    for (const CachedContact& c : scratch.contacts) {
+      const double rate = c.b >= 0 ? -(At(s.v, 6 * c.b) - At(s.v, 6 * c.a)).dot(c.normal)
+                                   : -c.normal.dot(At(s.v, 6 * c.a));
+      p += c.damping * rate * rate;
+    }
+    return p;
+  }
   std::vector<std::pair<int, int>>& pairs = Scratch().pairs;
   CandidatePairs(s.q, pairs);
   for (const std::pair<int, int>& pr : pairs) {
