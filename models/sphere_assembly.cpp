@@ -380,17 +380,18 @@ AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eig
                                              const TangentialStartRates* start, NormalLawMemo* memo) const {
   AssemblyContact c;
   const Eigen::Vector3d r = At(q, 6 * j) - At(q, 6 * i);
-  c.delta = 2.0 * radius_ - r.norm();
+  const double d = r.norm();  // one square root for δ and n (sqrt is correctly rounded: the same d both times)
+  c.delta = 2.0 * radius_ - d;
   if (!(c.delta > 0.0)) return c;
-  const double d = r.norm();
   if (!(d > 0.0)) throw InvalidParameter("sphere centre distance", d, "> 0 (coincident centres)");
   c.normal = r / d;
   c.delta_dot = -(At(v, 6 * j) - At(v, 6 * i)).dot(c.normal);
   c.arm_a = c.arm_b = radius_ - 0.5 * c.delta;
   // Committed geometry (SpherePairImpact::EvaluateContact).
   const Eigen::Vector3d r_prev = At(z, 6 * j) - At(z, 6 * i);
-  const double delta_prev = 2.0 * radius_ - r_prev.norm();
-  Eigen::Vector3d n_mid = c.normal + r_prev / r_prev.norm();
+  const double d_prev = r_prev.norm();
+  const double delta_prev = 2.0 * radius_ - d_prev;
+  Eigen::Vector3d n_mid = c.normal + r_prev / d_prev;
   n_mid /= n_mid.norm();
   const double quarter = 0.25 * (c.delta + std::max(delta_prev, 0.0));
   const Eigen::Vector3d dphi_i = At(q, 6 * i + 3) - At(z, 6 * i + 3);
