@@ -147,10 +147,11 @@ struct AssemblyContact {
 
 /// W'(δ) and C(δ) of one contact, each kept with the δ it was computed at. Both are pure functions of δ (for a given
 /// law), so a call with bitwise the same δ returns the kept value — bitwise what the law would return — instead of
-/// evaluating it again (the power laws' `pow`). One committed step of a contact asks for W'(δ⁰) and W'(δ₁), C(δ₁)
-/// (UpdateHistory), then W'(δ₁), C(δ₁) and, with the committed δ⁰ = δ₁, W'(δ⁰) again (Acceleration,
-/// DissipationPower): with the memo the law runs twice per contact and step instead of six times (docs/performance.md,
-/// "Sphere assembly: one force evaluation, profiled"). A NaN key (the initial value) never matches.
+/// evaluating it again (the power laws' `pow`). One velocity Verlet step of a contact asks for W'(δ⁰), W'(δ₁), C(δ₁)
+/// (UpdateHistory), then W'(δ₁), C(δ₁) twice and, with the committed δ⁰ = δ₁, W'(δ⁰) (Acceleration), and C(δ₁)
+/// (DissipationPower): with the memo (and P from Acceleration's contacts) W' and C are evaluated twice per contact
+/// and step instead of eight times (docs/performance.md, "Sphere assembly: one force evaluation, profiled"). A NaN
+/// key (the initial value) never matches.
 struct NormalLawMemo {
   double elastic_delta = std::numeric_limits<double>::quiet_NaN(), elastic = 0.0;
   double damping_delta = std::numeric_limits<double>::quiet_NaN(), damping = 0.0;
