@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <iterator>
 #include <cmath>
 #include <cstring>
@@ -15,7 +16,7 @@
 #include "core/contact_threads.h"
 #include "core/errors.h"
 #include "exact/critical_time_step.h"
-#include "geometry/cell_list.h"
+#include "geometry/verlet_list.h"
 #include "models/sphere_contact_model.h"
 #include "models/sphere_frictional_contact.h"
 #include "system/contact_block_difference.h"
@@ -26,6 +27,8 @@ namespace {
 
 constexpr int kMaxLawHistory = 16;
 constexpr double kEmpty = -1.0;
+/// Skin of the neighbour list (geometry/verlet_list.h) in radii: rebuilt when a sphere has moved 0.05 R.
+constexpr double kSkinRadii = 0.1;
 
 Eigen::Vector3d Tangential(const Eigen::Vector3d& a, const Eigen::Vector3d& n) { return a - a.dot(n) * n; }
 
@@ -39,12 +42,28 @@ struct CachedContact {
   Eigen::Vector3d tangential_force, spin_a, spin_b;  ///< F_t on B; τ_A / I, τ_B / I
 };
 
+/// The part of a CachedContact that every force evaluation reads (72 B instead of 120: the torques do not depend on
+/// v, so their per-sphere sums are formed once per cache build, BroadPhaseScratch::sphere_spin).
+struct ContactForceTerms {
+  int a, b;
+  Eigen::Vector3d normal;
+  double elastic_force, damping;
+  Eigen::Vector3d tangential_force;
+};
+
 /// Scratch of the broad phase and the contact cache, one per thread (the model is shared and const).
 struct BroadPhaseScratch {
-  std::vector<CachedContact> contacts;
-  std::vector<double> contacts_q, contacts_z;
+  // The normal law's values of every candidate (pairs by candidate index, walls by i·W + w), each with the δ it
+  // belongs to (NormalLawMemo, sphere_assembly.h): valid for the model `memo_owner` only (other laws).
+  std::vector<NormalLawMemo> pair_memo, wall_memo;
+  std::uint64_t memo_owner = 0;
+  std::vector<ContactForceTerms> contacts;
+  std::vector<size_t> contact_slot;  ///< the candidate slot of each cached contact
+  std::vector<Eigen::Vector3d> sphere_spin;  ///< per sphere: Σ τ / I over its contacts in contact order
+  std::vector<double> contacts_q;
+  std::vector<double> contacts_z;  ///< the part of z the contacts read (HistoryLayout::Key)
   std::uint64_t contacts_owner = 0;  ///< serial of the model the cached contacts belong to (0: none)
-  CellList cells;
+  VerletList verlet;
   std::vector<double> positions;
   std::vector<std::pair<int, int>> pairs;
   std::vector<double> cached_positions;            ///< centres of the cached pair list
@@ -63,6 +82,76 @@ struct BroadPhaseScratch {
 BroadPhaseScratch& Scratch() {
   thread_local BroadPhaseScratch scratch;
   return scratch;
+}
+
+/// The layout of z (sphere_assembly.h) and the part of it that the contacts of a state read: the committed
+/// positions z[0, 6N) and, for each sphere, its slots up to and including the first empty one (FindHistory stops
+/// there; the slots after it and the two work books are never read by a force evaluation). The key is that part
+/// copied in this order; two z with bitwise the same key give bitwise the same contacts. In the dense packings
+/// about 4 of the K = 12 slots are read: the key is ≈ 40 % of z, and so is the traffic of the compare.
+struct HistoryLayout {
+  int n = 0, slots = 0, slot_size = 0, slots_at = 0, z_size = 0;
+  size_t At(int i, int k) const {
+    return static_cast<size_t>(slots_at) + (static_cast<size_t>(i) * slots + k) * static_cast<size_t>(slot_size);
+  }
+  void Key(const Eigen::VectorXd& z, std::vector<double>& key) const {
+    if (z.size() != z_size) {  // not a state of this model: a key that SameKey never matches
+      key.clear();
+      return;
+    }
+    key.assign(z.data(), z.data() + 6 * static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < slots; ++k) {
+        const size_t at = At(i, k);
+        key.insert(key.end(), z.data() + at, z.data() + at + slot_size);
+        if (z[static_cast<Eigen::Index>(at)] == kEmpty) break;
+      }
+  }
+  /// Bitwise: memcmp for the positions, 64-bit words for the slots.
+  bool SameKey(const Eigen::VectorXd& z, const std::vector<double>& key) const {
+    const size_t head = 6 * static_cast<size_t>(n);
+    if (z.size() != z_size || key.size() < head) return false;
+    if (head > 0 && std::memcmp(z.data(), key.data(), head * sizeof(double)) != 0) return false;
+    size_t p = head;
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < slots; ++k) {
+        const size_t at = At(i, k);
+        if (p + static_cast<size_t>(slot_size) > key.size()) return false;
+        for (int h = 0; h < slot_size; ++h)
+          if (std::bit_cast<std::uint64_t>(z[static_cast<Eigen::Index>(at) + h]) !=
+              std::bit_cast<std::uint64_t>(key[p + static_cast<size_t>(h)]))
+            return false;
+        p += static_cast<size_t>(slot_size);
+        if (z[static_cast<Eigen::Index>(at)] == kEmpty) break;
+      }
+    return p == key.size();
+  }
+};
+
+/// Whether the cached active contacts of `scratch` are those of model `owner` at (s.q, s.z), compared bitwise
+/// (memcmp: vectorised; z through the HistoryLayout key). `layout` null: at s.q only — enough for what depends on
+/// q alone (which contacts are active, their normals and C(δ); not the tangential forces, which depend on z).
+bool ContactCacheHolds(const BroadPhaseScratch& scratch, std::uint64_t owner, const MechanicalState& s,
+                       const HistoryLayout* layout) {
+  const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {
+    return static_cast<size_t>(a.size()) == b.size() &&
+           (b.empty() || std::memcmp(a.data(), b.data(), b.size() * sizeof(double)) == 0);
+  };
+  return scratch.contacts_owner == owner && same(s.q, scratch.contacts_q) &&
+         (layout == nullptr || layout->SameKey(s.z, scratch.contacts_z));
+}
+
+/// The memos of `pairs` candidate pairs and `walls` sphere–wall pairs of model `owner` (emptied when they belonged to
+/// another model; kept entries only ever answer for bitwise the same δ, so a changed candidate list costs misses,
+/// never a wrong value).
+void PrepareMemo(BroadPhaseScratch& scratch, std::uint64_t owner, size_t pairs, size_t walls) {
+  if (scratch.memo_owner != owner) {
+    scratch.pair_memo.clear();
+    scratch.wall_memo.clear();
+    scratch.memo_owner = owner;
+  }
+  scratch.pair_memo.resize(pairs);
+  scratch.wall_memo.resize(walls);
 }
 
 /// body(k) for k in [0, n): on the OpenMP threads when n >= kParallelContactThreshold, else serially. Each k must
@@ -241,7 +330,7 @@ void SphereAssembly::CandidatePairs(const Eigen::VectorXd& q, std::vector<std::p
                                           scratch.positions.size() * sizeof(double)) == 0;
   if (!(scratch.cached_cutoff == cutoff_ && same_positions)) {
     scratch.cached_cutoff = -1.0;  // invalid while the list is rebuilt (Pairs may throw)
-    scratch.cells.Pairs(3, scratch.positions, cutoff_, scratch.cached_pairs);
+    scratch.verlet.Pairs(3, scratch.positions, cutoff_, kSkinRadii * radius_, scratch.cached_pairs);
     scratch.cached_positions.swap(scratch.positions);
     scratch.cached_cutoff = cutoff_;
   }
@@ -271,19 +360,23 @@ std::span<const double> SphereAssembly::FindHistory(const Eigen::VectorXd& z, in
 namespace {
 
 /// The tangential step of a contact whose δ, δ̇ and normal are set (SphereContactModel::EvaluateContactLaw with the
-/// committed δ⁰ and W'(δ⁰) recomputed from the committed positions).
+/// committed δ⁰ and W'(δ⁰) recomputed from the committed positions). W'(δ), C(δ) and W'(δ⁰) are taken from `memo`
+/// when it holds bitwise the same δ (NormalLawMemo), else computed and kept there (`memo` may be null).
 void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_prev, std::span<const double> history,
-                 std::span<double> law_out, int history_size, AssemblyContact& c, const TangentialStartRates* start) {
+                 std::span<double> law_out, int history_size, AssemblyContact& c, const TangentialStartRates* start,
+                 NormalLawMemo* memo) {
   static constexpr std::array<double, kMaxLawHistory> kZero{};
   c.active = true;
-  c.normal_force_elastic = law.elastic().Force(c.delta);
-  c.normal_force = c.normal_force_elastic + law.damping().Coefficient(c.delta) * c.delta_dot;
+  const double normal_force_prev =
+      delta_prev > 0.0 ? (memo ? memo->Force(law.elastic(), delta_prev) : law.elastic().Force(delta_prev)) : 0.0;
+  c.normal_force_elastic = memo ? memo->Force(law.elastic(), c.delta) : law.elastic().Force(c.delta);
+  c.damping = memo ? memo->Coefficient(law.damping(), c.delta) : law.damping().Coefficient(c.delta);
+  c.normal_force = c.normal_force_elastic + c.damping * c.delta_dot;
   TangentialKinematics k;
   k.normal = c.normal;
   k.delta_n = c.delta;
   k.normal_force = c.normal_force_elastic;
   if (start != nullptr) k.start = *start;
-  const double normal_force_prev = delta_prev > 0.0 ? law.elastic().Force(delta_prev) : 0.0;
   std::array<double, kMaxLawHistory> scratch{};
   const size_t h = static_cast<size_t>(history_size);
   const std::span<const double> z_prev = history.empty() ? std::span<const double>(kZero).subspan(0, h) : history;
@@ -295,33 +388,35 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
 
 AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                              const Eigen::VectorXd& z, int i, int j, std::span<double> law_out,
-                                             const TangentialStartRates* start) const {
+                                             const TangentialStartRates* start, NormalLawMemo* memo) const {
   AssemblyContact c;
   const Eigen::Vector3d r = At(q, 6 * j) - At(q, 6 * i);
-  c.delta = 2.0 * radius_ - r.norm();
+  const double d = r.norm();  // one square root for δ and n (sqrt is correctly rounded: the same d both times)
+  c.delta = 2.0 * radius_ - d;
   if (!(c.delta > 0.0)) return c;
-  const double d = r.norm();
   if (!(d > 0.0)) throw InvalidParameter("sphere centre distance", d, "> 0 (coincident centres)");
   c.normal = r / d;
   c.delta_dot = -(At(v, 6 * j) - At(v, 6 * i)).dot(c.normal);
   c.arm_a = c.arm_b = radius_ - 0.5 * c.delta;
   // Committed geometry (SpherePairImpact::EvaluateContact).
   const Eigen::Vector3d r_prev = At(z, 6 * j) - At(z, 6 * i);
-  const double delta_prev = 2.0 * radius_ - r_prev.norm();
-  Eigen::Vector3d n_mid = c.normal + r_prev / r_prev.norm();
+  const double d_prev = r_prev.norm();
+  const double delta_prev = 2.0 * radius_ - d_prev;
+  Eigen::Vector3d n_mid = c.normal + r_prev / d_prev;
   n_mid /= n_mid.norm();
   const double quarter = 0.25 * (c.delta + std::max(delta_prev, 0.0));
   const Eigen::Vector3d dphi_i = At(q, 6 * i + 3) - At(z, 6 * i + 3);
   const Eigen::Vector3d dphi_j = At(q, 6 * j + 3) - At(z, 6 * j + 3);
   const Eigen::Vector3d spin = (radius_ - quarter) * dphi_i + (radius_ - quarter) * dphi_j;
   const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c, start);
+  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c, start,
+              memo);
   return c;
 }
 
 AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                              const Eigen::VectorXd& z, int i, int w, std::span<double> law_out,
-                                             const TangentialStartRates* start) const {
+                                             const TangentialStartRates* start, NormalLawMemo* memo) const {
   AssemblyContact c;
   c.delta = WallOverlap(q, 0, i, w);
   if (!(c.delta > 0.0)) return c;
@@ -334,7 +429,7 @@ AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eig
   const Eigen::Vector3d dx = At(q, 6 * i) - At(z, 6 * i);
   const Eigen::Vector3d dphi = At(q, 6 * i + 3) - At(z, 6 * i + 3);
   const Eigen::Vector3d ds = Tangential(dx - radius_ * dphi.cross(n), n);
-  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start);
+  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start, memo);
   return c;
 }
 
@@ -370,16 +465,14 @@ TangentialStartRates SphereAssembly::WallStartRates(const MechanicalState& befor
 
 void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
   // Everything but the dashpot term C(δ) δ̇ is a function of (q, z): the active contacts with their normal, elastic
-  // force, damping coefficient, tangential force and angular accelerations are kept while q and z are bitwise
-  // unchanged (velocity Verlet's end-velocity fixed point calls this ~7 times per step at the same q, z), and only
+  // force, damping coefficient, tangential force and angular accelerations are kept while q and the part of z they
+  // read (HistoryLayout) are bitwise unchanged (velocity Verlet's end-velocity fixed point calls this ~7 times per
+  // step at the same q, z), and only
   // F_n = W'(δ) + C(δ) δ̇ is recomputed from v — the same operations in the same order: bitwise the same result.
   BroadPhaseScratch& scratch = Scratch();
-  std::vector<CachedContact>& contacts = scratch.contacts;
-  const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {  // bitwise (memcmp: vectorised)
-    return static_cast<size_t>(a.size()) == b.size() &&
-           (b.empty() || std::memcmp(a.data(), b.data(), b.size() * sizeof(double)) == 0);
-  };
-  if (!(scratch.contacts_owner == serial_ && same(s.q, scratch.contacts_q) && same(s.z, scratch.contacts_z))) {
+  std::vector<ContactForceTerms>& contacts = scratch.contacts;
+  const HistoryLayout layout{n_, slots_, slot_size_, slots_at_, z_size_};
+  if (!ContactCacheHolds(scratch, serial_, s, &layout)) {
     scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
     contacts.clear();
     std::vector<std::pair<int, int>>& pairs = scratch.pairs;
@@ -393,35 +486,41 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     std::vector<char>& slot_active = scratch.contact_slot_active;
     slots.resize(static_cast<size_t>(n_pairs + n_walls));
     slot_active.assign(static_cast<size_t>(n_pairs + n_walls), 0);
+    PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_walls));
     ParallelContactLoop(n_pairs + n_walls, [&](long k) {
       if (k < n_pairs) {
         const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
-        const AssemblyContact c = EvaluatePair(s.q, s.v, s.z, i, j, {});
+        const AssemblyContact c =
+            EvaluatePair(s.q, s.v, s.z, i, j, {}, nullptr, &scratch.pair_memo[static_cast<size_t>(k)]);
         if (!c.active) return;
         const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
         const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
-        slots[static_cast<size_t>(k)] = {i, j, c.normal, c.normal_force_elastic,
-                                         sphere_law_->damping().Coefficient(c.delta), c.tangential.force,
+        slots[static_cast<size_t>(k)] = {i, j, c.normal, c.normal_force_elastic, c.damping, c.tangential.force,
                                          torque_i / inertia_, torque_j / inertia_};
       } else {
         const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
-        const AssemblyContact c = EvaluateWall(s.q, s.v, s.z, i, w, {});
+        const AssemblyContact c =
+            EvaluateWall(s.q, s.v, s.z, i, w, {}, nullptr, &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
         if (!c.active) return;
         const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
-        slots[static_cast<size_t>(k)] = {i, -1 - w, c.normal, c.normal_force_elastic,
-                                         wall_law_->damping().Coefficient(c.delta), c.tangential.force,
+        slots[static_cast<size_t>(k)] = {i, -1 - w, c.normal, c.normal_force_elastic, c.damping, c.tangential.force,
                                          Eigen::Vector3d::Zero(), torque / inertia_};
       }
       slot_active[static_cast<size_t>(k)] = 1;
     });
+    scratch.contact_slot.clear();
     for (size_t k = 0; k < slots.size(); ++k)
-      if (slot_active[k]) contacts.push_back(slots[k]);
+      if (slot_active[k]) {
+        const CachedContact& c = slots[k];
+        contacts.push_back({c.a, c.b, c.normal, c.elastic_force, c.damping, c.tangential_force});
+        scratch.contact_slot.push_back(k);
+      }
     // Incidence lists (CSR): for sphere i, 2k (it is a of contact k) or 2k + 1 (it is b, or the sphere of a wall
     // contact), in contact order.
     std::vector<long>& start = scratch.incidence_start;
     std::vector<long>& incidence = scratch.incidence;
     start.assign(static_cast<size_t>(n_) + 1, 0);
-    for (const CachedContact& c : contacts) {
+    for (const ContactForceTerms& c : contacts) {
       ++start[static_cast<size_t>(c.a) + 1];
       if (c.b >= 0) ++start[static_cast<size_t>(c.b) + 1];
     }
@@ -430,7 +529,7 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     std::vector<long>& fill = scratch.incidence_fill;
     fill.assign(start.begin(), start.end() - 1);
     for (size_t k = 0; k < contacts.size(); ++k) {
-      const CachedContact& c = contacts[k];
+      const ContactForceTerms& c = contacts[k];
       const long code = 2 * static_cast<long>(k);
       if (c.b >= 0) {
         incidence[static_cast<size_t>(fill[static_cast<size_t>(c.a)]++)] = code;
@@ -439,8 +538,21 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
         incidence[static_cast<size_t>(fill[static_cast<size_t>(c.a)]++)] = code + 1;
       }
     }
+    // Angular accelerations: per sphere the torques of its contacts summed in contact order (τ_a for sphere a of a
+    // pair, τ_b for b and for the sphere of a wall contact) — the additions the force gather below made per
+    // evaluation before, in the same order, now once per cache build (they do not depend on v).
+    scratch.sphere_spin.resize(static_cast<size_t>(n_));
+    ParallelContactLoop(n_, [&](long i) {
+      Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+      for (long e = start[static_cast<size_t>(i)]; e < start[static_cast<size_t>(i) + 1]; ++e) {
+        const long code = incidence[static_cast<size_t>(e)];
+        const CachedContact& c = slots[scratch.contact_slot[static_cast<size_t>(code >> 1)]];
+        angular += (c.b >= 0 && (code & 1) == 0) ? c.spin_a : c.spin_b;
+      }
+      scratch.sphere_spin[static_cast<size_t>(i)] = angular;
+    });
     scratch.contacts_q.assign(s.q.data(), s.q.data() + s.q.size());
-    scratch.contacts_z.assign(s.z.data(), s.z.data() + s.z.size());
+    layout.Key(s.z, scratch.contacts_z);
     scratch.contacts_owner = serial_;
   }
   // Forces per contact, then per sphere the sum over its contacts in contact order (a gather over the incidence
@@ -450,7 +562,7 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
   std::vector<Eigen::Vector3d>& force = scratch.contact_force;
   force.resize(contacts.size());
   ParallelContactLoop(n_contacts, [&](long k) {
-    const CachedContact& c = contacts[static_cast<size_t>(k)];
+    const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
     const double delta_dot = c.b >= 0 ? -(At(s.v, 6 * c.b) - At(s.v, 6 * c.a)).dot(c.normal)
                                       : -c.normal.dot(At(s.v, 6 * c.a));
     const double normal_force = c.elastic_force + c.damping * delta_dot;
@@ -458,23 +570,21 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
   });
   const std::vector<long>& start = scratch.incidence_start;
   const std::vector<long>& incidence = scratch.incidence;
+  const std::vector<Eigen::Vector3d>& spin = scratch.sphere_spin;
   ParallelContactLoop(n_, [&](long i_long) {
     const int i = static_cast<int>(i_long);
-    Eigen::Vector3d linear(0.0, 0.0, -config_.gravity), angular = Eigen::Vector3d::Zero();
+    Eigen::Vector3d linear(0.0, 0.0, -config_.gravity);
     for (long e = start[static_cast<size_t>(i)]; e < start[static_cast<size_t>(i) + 1]; ++e) {
       const long code = incidence[static_cast<size_t>(e)];
-      const CachedContact& c = contacts[static_cast<size_t>(code >> 1)];
       const Eigen::Vector3d& f = force[static_cast<size_t>(code >> 1)];
-      if (c.b >= 0 && (code & 1) == 0) {  // sphere a of a pair: −F, τ_a
+      if ((code & 1) == 0) {  // sphere a of a pair (a wall contact's code is always odd): −F
         linear -= f / mass_;  // divisions as in SpherePairImpact (bitwise the same pair)
-        angular += c.spin_a;
-      } else {  // sphere b of a pair, or the sphere of a wall contact: +F, τ_b
+      } else {  // sphere b of a pair, or the sphere of a wall contact: +F
         linear += f / mass_;
-        angular += c.spin_b;
       }
     }
     v_dot.segment<3>(6 * i) = linear;
-    v_dot.segment<3>(6 * i + 3) = angular;
+    v_dot.segment<3>(6 * i + 3) = spin[static_cast<size_t>(i)];
   });
 }
 
@@ -526,6 +636,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   scratch.law_slots.resize(static_cast<size_t>(n_candidates) * h);
   scratch.work_slots.resize(2 * static_cast<size_t>(n_candidates));
   scratch.contact_slot_active.assign(static_cast<size_t>(n_candidates), 0);
+  PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_candidates - n_pairs));
   ParallelContactLoop(n_candidates, [&](long k) {
     const std::span<double> law_out(scratch.law_slots.data() + static_cast<size_t>(k) * h, h);
     AssemblyContact c;
@@ -533,12 +644,13 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
       const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
       if (!(PairOverlap(after.q, 0, i, j) > 0.0)) return;
       const TangentialStartRates start = PairStartRates(before, i, j, after.t - before.t);
-      c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start);
+      c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start, &scratch.pair_memo[static_cast<size_t>(k)]);
     } else {
       const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
       if (!(WallOverlap(after.q, 0, i, w) > 0.0)) return;
       const TangentialStartRates start = WallStartRates(before, i, w, after.t - before.t);
-      c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start);
+      c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start,
+                       &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
     }
     scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
     scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
@@ -973,6 +1085,18 @@ double SphereAssembly::PotentialEnergy(const MechanicalState& s) const {
 double SphereAssembly::DissipationPower(const MechanicalState& s) const {
   if (!damped_) return 0.0;
   double p = 0.0;
+  const BroadPhaseScratch& scratch = Scratch();
+  if (ContactCacheHolds(scratch, serial_, s, /*layout=*/nullptr)) {
+    // Acceleration's active contacts at this q (velocity Verlet asks for P right after a; they depend on q alone):
+    // the same contacts (δ > 0), normals r/|r|, C(δ) and order (pairs in candidate order, then the walls sphere by
+    // sphere) as the loops below, so the same sum to the bit.
+    for (const ContactForceTerms& c : scratch.contacts) {
+      const double rate = c.b >= 0 ? -(At(s.v, 6 * c.b) - At(s.v, 6 * c.a)).dot(c.normal)
+                                   : -c.normal.dot(At(s.v, 6 * c.a));
+      p += c.damping * rate * rate;
+    }
+    return p;
+  }
   std::vector<std::pair<int, int>>& pairs = Scratch().pairs;
   CandidatePairs(s.q, pairs);
   for (const std::pair<int, int>& pr : pairs) {

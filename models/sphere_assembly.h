@@ -21,8 +21,10 @@
 //   on B: F_n n + F_t, torque (−a_B n) × F_t; on A (a sphere): −(F_n n + F_t), torque (a_A n) × (−F_t).
 //   Gravity: −m g e_z on every sphere (a potential, m g z).
 //
-// Broad phase: a cell list (geometry/cell_list.h; Allen & Tildesley 1987, §5.3) with cutoff 2R·(1 + 1e-9) at every
-// evaluation: O(N) per evaluation at bounded density, no N² array anywhere.
+// Broad phase: a Verlet list with skin 0.1 R (geometry/verlet_list.h; Verlet 1967) over a cell list
+// (geometry/cell_list.h; Allen & Tildesley 1987, §5.3) with cutoff 2R·(1 + 1e-9): exactly the cell list's pairs at
+// every evaluation, the cells rebuilt only when a sphere has moved 0.05 R; O(N) per evaluation at bounded
+// density, no N² array anywhere. The normal law's W'(δ), C(δ) are kept per candidate with their δ (NormalLawMemo).
 //
 // History z (rollback-exact; UpdateHistory is its only writer, a pure function of (before, after.q)):
 //   [0, 6N)         q at the last committed step (x⁰, φ⁰ of every sphere)
@@ -64,6 +66,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -138,7 +141,34 @@ struct AssemblyContact {
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();
   double arm_a = 0.0, arm_b = 0.0;
   double normal_force_elastic = 0.0, normal_force = 0.0;
+  double damping = 0.0;  ///< C(δ): F_n = W'(δ) + C(δ) δ̇
   TangentialResponse tangential;
+};
+
+/// W'(δ) and C(δ) of one contact, each kept with the δ it was computed at. Both are pure functions of δ (for a given
+/// law), so a call with bitwise the same δ returns the kept value — bitwise what the law would return — instead of
+/// evaluating it again (the power laws' `pow`). One velocity Verlet step of a contact asks for W'(δ⁰), W'(δ₁), C(δ₁)
+/// (UpdateHistory), then W'(δ₁), C(δ₁) twice and, with the committed δ⁰ = δ₁, W'(δ⁰) (Acceleration), and C(δ₁)
+/// (DissipationPower): with the memo (and P from Acceleration's contacts) W' and C are evaluated twice per contact
+/// and step instead of eight times (docs/performance.md, "Sphere assembly: one force evaluation, profiled"). A NaN
+/// key (the initial value) never matches.
+struct NormalLawMemo {
+  double elastic_delta = std::numeric_limits<double>::quiet_NaN(), elastic = 0.0;
+  double damping_delta = std::numeric_limits<double>::quiet_NaN(), damping = 0.0;
+  double Force(const NormalContactLaw& law, double delta) {
+    if (!(delta == elastic_delta)) {
+      elastic = law.Force(delta);
+      elastic_delta = delta;
+    }
+    return elastic;
+  }
+  double Coefficient(const DampingLaw& law, double delta) {
+    if (!(delta == damping_delta)) {
+      damping = law.Coefficient(delta);
+      damping_delta = delta;
+    }
+    return damping;
+  }
 };
 
 class SphereAssembly final : public MechanicalSystem,
@@ -232,10 +262,13 @@ class SphereAssembly final : public MechanicalSystem,
   std::span<const double> FindHistory(const Eigen::VectorXd& z, int i, double code, int* slot = nullptr) const;
   /// `start`: the committed state's rates for the tangential law (slip → stick inside the step,
   /// contact/tangential/tangential_law.h); null: the one-step return mapping (force evaluations).
+  /// `memo`: the contact's NormalLawMemo (null: none).
   AssemblyContact EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
-                               int j, std::span<double> law_out, const TangentialStartRates* start = nullptr) const;
+                               int j, std::span<double> law_out, const TangentialStartRates* start = nullptr,
+                               NormalLawMemo* memo = nullptr) const;
   AssemblyContact EvaluateWall(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
-                               int w, std::span<double> law_out, const TangentialStartRates* start = nullptr) const;
+                               int w, std::span<double> law_out, const TangentialStartRates* start = nullptr,
+                               NormalLawMemo* memo = nullptr) const;
   /// The rates of pair (i, j) / wall contact (i, w) at the committed state `before`, `step` [s] after it: the rate
   /// of the contact's Δs there (the slip velocity with the arms R − δ/2), δ̇ and W''(δ) δ̇
   /// (SphereContactModel::StartRates).
