@@ -30,6 +30,7 @@
 #include "registry/registries.h"
 #include "scenario/scenario.h"
 #include "support/analytic_problems.h"
+#include "convergence/order_fit.h"
 
 using namespace impactlab;
 
@@ -88,17 +89,11 @@ ImpactRun RunImpact(Integrator& integrator, int n, double phase) {
   return run;
 }
 
+/// The observed order: the project's least-squares fit (validation/convergence/order_fit.h) over every level.
 double FittedSlope(const std::vector<double>& h, const std::vector<double>& err) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(h.size());
-  for (size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(err[i]);
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  const auto fit = FitOrder(h, err, std::vector<bool>(h.size(), true));
+  REQUIRE(fit.has_value());
+  return fit->order;
 }
 
 bool BitIdentical(const MechanicalState& a, const MechanicalState& b) {
