@@ -16,6 +16,7 @@ void SimulationOptions::Validate() const {
   RequirePositive("t_end", t_end);
   RequirePositive("dt", dt);
   if (max_halvings < 0) throw InvalidParameter("max_halvings", max_halvings, ">= 0");
+  if (!(grid_offset >= 0.0 && grid_offset < 1.0)) throw InvalidParameter("grid_offset", grid_offset, "in [0, 1)");
 }
 
 MechanicalState HermiteInterpolate(const MechanicalSystem& system, const MechanicalState& a,
@@ -168,7 +169,9 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
   double last_separation = -1.0;
   bool ever_contact = false;
 
-  const long n_nominal = static_cast<long>(std::ceil(options.t_end / options.dt - 1e-9));
+  // Grid t_next(n) = (n + 1 + shift)·dt; shift = θ − 1 puts the first step end at θ·dt (θ = 0: the plain grid).
+  const double shift = options.grid_offset > 0.0 ? options.grid_offset - 1.0 : 0.0;
+  const long n_nominal = static_cast<long>(std::ceil(options.t_end / options.dt - shift - 1e-9));
   auto fail = [&](const std::string& why) {
     if (!options.return_on_failure) throw StepFailure(why);
     record.failure = why;
@@ -179,7 +182,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
            Num(options.t_end) + " s");
       break;
     }
-    const double t_next = std::min(options.t_end, (n + 1) * options.dt);
+    const double t_next = std::min(options.t_end, (n + 1 + shift) * options.dt);
     // Sub-steps of the nominal step (more than one only after a retry).
     while (state.t < t_next * (1 - 1e-15) - 1e-300) {
       double h = t_next - state.t;

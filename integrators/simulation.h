@@ -3,6 +3,10 @@
 //   for n = 0 .. : Step(h) (halving h on kRetrySmallerStep, up to max_halvings, when adaptive_retry),
 //                  locate contact events inside the step, notify observers.
 //
+// The step grid is t_n = n·dt (the last step shortened to end at t_end), or, with grid_offset θ ∈ (0, 1),
+// t_n = (n + θ)·dt after a first step of θ·dt: the same step size with the events at other phases of
+// the step (`impactlab converge --grid-shifts`, docs/convergence.md "Grid shifts").
+//
 // Event location. For each contact i the driver watches δ_i (start: ≤ 0 → > 0, end: > 0 → ≤ 0) and, inside
 // a contact, δ̇_i (+ → −: maximum overlap). Events the integrator located itself (CVODE) are used as they are.
 // Otherwise the state inside the step comes from the integrator's dense output when it has one, else from
@@ -29,6 +33,8 @@ struct SimulationOptions {
   bool locate_events = true;  ///< never for a RigidContactScheme (no compliant contact; rigid_contact_scheme.h)
   /// Stop this long after the last contact ended with no contact active (0 = run to t_end).
   double stop_after_separation = 0.0;
+  /// θ in [0, 1): the grid t_n = (n + θ)·dt, first step θ·dt (0: the plain grid n·dt).
+  double grid_offset = 0.0;
   /// false: a step that cannot be completed, or max_steps, throws StepFailure. true: the run ends there,
   /// observers are finished (so the results up to that time are written) and the record says why.
   bool return_on_failure = false;

@@ -265,3 +265,40 @@ TEST_CASE("converge with an adaptive named reference: rtol and atol name its tol
   CHECK(bad.out.find("invalid --reference = \"rk4:rtol=1e-12\" (valid: rtol / atol only with an adaptive reference") !=
         std::string::npos);
 }
+
+TEST_CASE("converge --grid-shifts: the damper's jump at first touch gives Verlet order 1 in the largest error of 8 grids") {
+  // ellipsoid_wall: the contact-centric damper jumps from 0 to eta v_cn at onset, so a fixed step straddling
+  // the onset commits an O(dt) error whose constant depends on the onset's phase in the step
+  // (docs/convergence.md "Grid shifts"). The largest error over 8 shifted grids follows C dt^1.
+  const std::string args = "converge " + kScenarios +
+                           "ellipsoid_wall.toml --set t_end=0.15 --integrator velocity_verlet --metric final_state "
+                           "--dt-max 1e-4 --dt-min 6.25e-6 --reference velocity_verlet_event:dt=6.25e-07 --json";
+  int status = 0;
+  const nlohmann::json shifted = RunJson(args + " --grid-shifts 8", status);
+  CHECK(status == 0);
+  const nlohmann::json plain = RunJson(args, status);
+  CHECK(status == 0);
+  const auto& s = Series(shifted, "velocity_verlet");
+  CHECK(s["grid_shifts"] == 8);
+  const auto& pts = s["points"];
+  const auto& plain_pts = Series(plain, "velocity_verlet")["points"];
+  REQUIRE(pts.size() == 5);
+  REQUIRE(plain_pts.size() == 5);
+  for (size_t i = 0; i < pts.size(); ++i) {
+    const auto& by_shift = pts[i]["errors_by_shift"]["final_state"];
+    REQUIRE(by_shift.size() == 8);
+    // shift 0 is the plain grid, bit for bit; the point's error is the largest of the 8
+    CHECK(by_shift[0].get<double>() == plain_pts[i]["errors"]["final_state"].get<double>());
+    double worst = 0.0;
+    for (const auto& e : by_shift) worst = std::max(worst, e.get<double>());
+    CHECK(pts[i]["errors"]["final_state"].get<double>() == worst);
+  }
+  const auto fit = Fit(shifted, "velocity_verlet", "final_state");
+  REQUIRE(fit.is_object());
+  CHECK(fit["order"].get<double>() == doctest::Approx(1.0).epsilon(0.15));
+  CHECK(fit["standard_error"].get<double>() < 0.1);
+  // the option is checked like every other
+  const Output bad = Run("converge " + kScenarios + "ellipsoid_wall.toml --integrator velocity_verlet --grid-shifts 0");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("--grid-shifts") != std::string::npos);
+}

@@ -29,6 +29,9 @@ void AddLadderOptions(CLI::App& sub, LadderArguments& a) {
   sub.add_option("--tol-min", a.tol_min, "smallest tolerance of adaptive schemes (default 1e-10)");
   sub.add_option("--tol-max", a.tol_max, "largest tolerance of adaptive schemes (default 1e-4)");
   sub.add_option("--levels", a.levels, "log-spaced levels per ladder, >= 3 (default 5)");
+  sub.add_option("--grid-shifts", a.grid_shifts,
+                 "fixed-step schemes: run each dt on K grids offset by k*dt/K and take the largest error (the error "
+                 "bound when contact events fall at random phases of the step; default 1)");
   sub.add_option("--metric", a.metrics,
                  "error metric: final_state, energy, trajectory or a numeric run-summary key (restitution, max_overlap, "
                  "contact_duration, ...) (repeatable; default final_state and the contact metrics defined)");
@@ -63,6 +66,7 @@ void BuildLadder(const LadderArguments& a, Scenario& sc, LadderOptions& o) {
   o.metrics = a.metrics;
   o.reference = a.reference;
   o.repeats = a.repeats;
+  o.grid_shifts = a.grid_shifts;
   CheckErrorLadder(sc, o);
 }
 

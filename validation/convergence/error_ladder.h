@@ -27,6 +27,10 @@
 //   at_floor         error below max(1e-12, 10 × the reference's estimated error) (round-off or reference);
 //   failed/unstable  the run stopped early or was flagged unstable (run/scenario_runner.h).
 // Wall time of a point: the median of `repeats` runs, with the minimum and maximum.
+// Grid shifts (`grid_shifts` K > 1, fixed-step schemes only): every dt also runs on the grids t_n = (n + k/K)·dt,
+// k = 1..K−1, and the point's error is the largest of the K. A fixed-step scheme crossing a force jump or kink
+// commits an error whose constant depends on where the crossing falls in its step (docs/convergence.md): on one
+// grid the errors scatter with that phase, the largest over K grids follows the error bound C·dt^q.
 #pragma once
 
 #include <functional>
@@ -50,6 +54,9 @@ struct LadderOptions {
   std::vector<std::string> metrics;  ///< empty: final_state plus restitution, max_overlap, contact_duration where defined
   std::string reference;             ///< empty: the default above
   int repeats = 1;                   ///< runs per point (wall time = median)
+  /// Fixed-step schemes: K step grids per dt, offset by k·dt/K (k = 0..K−1; SimulationOptions::grid_offset);
+  /// a point's error is the largest of the K. 1 = the plain grid only. Wall time and steps: the k = 0 grid.
+  int grid_shifts = 1;
   std::function<void(const std::string&)> progress;  ///< one line per finished point (may be null)
 };
 
@@ -62,8 +69,9 @@ void CheckErrorLadder(const Scenario& scenario, const LadderOptions& options);
 
 /// Runs the reference and every ladder. JSON: scenario, model, t_end, reference {name, integrator,
 /// error_estimate {metric: value}}, metrics, series [{integrator, adaptive, ladder ("dt"|"tolerance"),
-/// declared_order, points [{x, errors {metric}, excluded {metric: reason|null}, wall_time_s, wall_time_min_s,
-/// wall_time_max_s, steps, rhs_evaluations, above_stability, status}], fit {metric: {order, standard_error,
+/// declared_order, grid_shifts, points [{x, errors {metric}, excluded {metric: reason|null}, wall_time_s,
+/// wall_time_min_s, wall_time_max_s, steps, rhs_evaluations, above_stability, status, and with grid shifts
+/// grid_shifts, errors_by_shift {metric: [K]}}], fit {metric: {order, standard_error,
 /// ci95, points} | null}}].
 nlohmann::json RunErrorLadder(const Scenario& scenario, const LadderOptions& options);
 

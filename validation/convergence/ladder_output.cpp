@@ -70,7 +70,10 @@ std::string FormatLadderTable(const nlohmann::json& ladder, const std::string& k
       for (const auto& [why, n] : left_out) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + why;
       const auto& f = s["fit"][metric];
       os << "| " << s["integrator"].get<std::string>() << " | "
-         << (s["adaptive"].get<bool>() ? "tolerance (slope, not an order)" : "dt") << " | " << metric << " | ";
+         << (s["adaptive"].get<bool>() ? std::string("tolerance (slope, not an order)")
+             : s.value("grid_shifts", 1) > 1 ? "dt, largest error of " + std::to_string(s.value("grid_shifts", 1)) + " shifted grids"
+                                             : std::string("dt"))
+         << " | " << metric << " | ";
       if (f.is_null()) {
         os << "n/a (fewer than 3 points in the asymptotic range) | | 0 | " << out << " |\n";
       } else {
