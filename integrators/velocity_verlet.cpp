@@ -51,10 +51,18 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
   cache_valid_ = false;
 
   const double half_h = 0.5 * h;
-  for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] = before.v[i] + half_h * a0_[i];  // drift with v½
+  // The step is a serial chain q → a → v → q through memory, so the loops avoid store-to-load hops on it: v_n is read
+  // from `state` (equal to `before` here, Integrator::Step's contract), the value the last kick stored, not its copy
+  // in the rollback state; with q̇ = v½ the drift uses v½ from a register instead of reloading it from v_half_.
   if (hooks.position_rate_is_velocity) {
-    for (Eigen::Index i = 0; i < nv; ++i) state.q[i] += h * v_half_[i];  // q̇ = v½, the default PositionRate
+    for (Eigen::Index i = 0; i < nv; ++i) {
+      const double vh = state.v[i] + half_h * a0_[i];
+      v_half_[i] = vh;
+      state.v[i] = vh;
+      state.q[i] += h * vh;  // q̇ = v½, the default PositionRate
+    }
   } else {
+    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] = state.v[i] + half_h * a0_[i];  // drift with v½
     if (q_dot_.size() != state.q.size()) q_dot_.resize(state.q.size());
     system.PositionRate(state, q_dot_);
     for (Eigen::Index i = 0; i < q_dot_.size(); ++i) state.q[i] += h * q_dot_[i];
