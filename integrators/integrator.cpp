@@ -17,7 +17,18 @@ StepResult Integrator::CallDoStep(const MechanicalSystem& system, MechanicalStat
 
 StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& state, double h) {
   if (!(std::isfinite(h) && h > 0.0)) throw InvalidParameter("dt", h, "> 0 and finite");
-  step_start_.AssignFrom(state);  // reuses storage when sizes match
+  if (keeps_returned_state_) {
+    // The rollback copy is already there when the state is the returned one (bits of t, q, v, z; `dissipated` is
+    // assigned either way, so the copy is exact).
+    resumes_returned_state_ = returned_state_kept_ && returned_for_ == &system && step_start_.SameBits(state);
+    returned_state_kept_ = false;
+    if (resumes_returned_state_)
+      step_start_.dissipated = state.dissipated;
+    else
+      step_start_.AssignFrom(state);
+  } else {
+    step_start_.AssignFrom(state);  // reuses storage when sizes match
+  }
   const MechanicalState& saved = step_start_;
   const double t_target = saved.t + h;
   StepResult result = CallDoStep(system, state, h);
@@ -34,6 +45,11 @@ StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& sta
   }
   state.t = t_target;
   ++stats_.steps;
+  if (keeps_returned_state_) {
+    step_start_.AssignFrom(state);
+    returned_state_kept_ = true;
+    returned_for_ = &system;
+  }
   return result;
 }
 

@@ -7,6 +7,13 @@
 // retry with a smaller step (SUNDIALS' accepted / retry-smaller / fail rule; Drake's Step/DoStep).
 // Adaptive schemes take internal sub-steps inside Step(h) and expose the last step's dense output.
 //
+// Schemes that reuse values of their previous step (first same as last, FSAL) call KeepReturnedState() in their
+// constructor. Step() then keeps the state it returned as the next step's rollback copy and, when handed a state,
+// compares it bit for bit with that copy instead of copying it: one pass over the state instead of the rollback copy,
+// the scheme's own compare and its own copy of the returned state. resumes_returned_state() tells DoStep whether the
+// state is the one the previous accepted step returned (any change of t, q, v or z, a rejected step or another
+// system makes it false).
+//
 // Declared traits are what the literature claims; the test-suite measures orders and never reads them
 // as truth [docs/theory.md §12.9].
 #pragma once
@@ -86,14 +93,25 @@ class Integrator {
 
  protected:
   /// The state at the start of the current Step() (valid inside DoStep); kept in a member so that repeated
-  /// steps reuse its storage instead of allocating.
+  /// steps reuse its storage instead of allocating. With KeepReturnedState() it holds the returned state after an
+  /// accepted Step().
   const MechanicalState& step_start() const { return step_start_; }
+  /// Opt-in for FSAL schemes (header comment); call in the constructor.
+  void KeepReturnedState() { keeps_returned_state_ = true; }
+  /// Inside DoStep of a scheme that called KeepReturnedState(): true when the state handed to this Step() has the
+  /// bits (t, q, v, z) of the state the previous accepted Step() returned for the same system, with no rejected
+  /// step in between. A scheme's Reset() must drop its own cached values; this flag only speaks of the state.
+  bool resumes_returned_state() const { return resumes_returned_state_; }
   StepStatistics stats_;
 
  private:
   virtual StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) = 0;
   StepResult CallDoStep(const MechanicalSystem& system, MechanicalState& state, double h);  // restores on throw
   MechanicalState step_start_;
+  bool keeps_returned_state_ = false;
+  bool returned_state_kept_ = false;        ///< step_start_ holds the state the last accepted Step() returned
+  const MechanicalSystem* returned_for_ = nullptr;  ///< the system of that step
+  bool resumes_returned_state_ = false;
 };
 
 }  // namespace impactlab

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <utility>
 
 #include "core/checks.h"
 #include "integrators/rigid_energy_view.h"
@@ -46,11 +47,16 @@ struct Overlaps {
   std::vector<double> delta, rate;
 };
 
-Overlaps Measure(const MechanicalSystem& system, const MechanicalState& s) {
-  Overlaps o;
+/// δ and δ̇ of every contact at s into o, reusing o's storage (the step loop measures once per step).
+void MeasureInto(const MechanicalSystem& system, const MechanicalState& s, Overlaps& o) {
   o.delta.assign(system.num_contacts(), 0.0);
   o.rate.assign(system.num_contacts(), 0.0);
   if (system.num_contacts() > 0) system.ContactOverlaps(s, o.delta, o.rate);
+}
+
+Overlaps Measure(const MechanicalSystem& system, const MechanicalState& s) {
+  Overlaps o;
+  MeasureInto(system, s, o);
   return o;
 }
 
@@ -176,6 +182,9 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
     if (!options.return_on_failure) throw StepFailure(why);
     record.failure = why;
   };
+  // Kept across steps so that a step allocates nothing here once sizes are known (docs/performance.md).
+  MechanicalState before;
+  Overlaps now;
   for (long n = 0; n < n_nominal && record.failure.empty(); ++n) {
     if (record.steps >= options.max_steps) {
       fail("max_steps = " + std::to_string(options.max_steps) + " reached at t = " + Num(state.t) + " s of t_end = " +
@@ -186,7 +195,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
     // Sub-steps of the nominal step (more than one only after a retry).
     while (state.t < t_next * (1 - 1e-15) - 1e-300) {
       double h = t_next - state.t;
-      MechanicalState before = state;
+      before.AssignFrom(state);
       StepResult result;
       int halvings = 0;
       for (;;) {
@@ -202,7 +211,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       if (!record.failure.empty()) break;
       ++record.steps;
       // --- events inside (before.t, state.t] ---
-      const Overlaps now = Measure(system, state);
+      MeasureInto(system, state, now);
       // A rigid-contact scheme has no compliant contact to locate: its overlaps δ > 0 are penetrations inside an
       // impact step (Moreau–Jean) or none (event-driven), and a "restitution" from them would not be its e.
       if (options.locate_events && !rigid_view) {
@@ -257,7 +266,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
           in_contact[i] = is;
         }
       }
-      previous = now;
+      std::swap(previous, now);  // `now` is measured again before it is read
       for (auto* o : observers) o->OnStep(observed, state);
     }
     if (options.stop_after_separation > 0.0 && ever_contact && last_separation >= 0.0 &&

@@ -35,26 +35,41 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
     a1_.resize(nv);
     v_half_.resize(nv);
   }
-  if (q_dot_.size() != state.q.size()) q_dot_.resize(state.q.size());
-  // a_n and P_n are the a_{n+1}, P_{n+1} of the previous step when the state is the one it returned (FSAL).
+  // Hooks the model leaves at their defaults are not called (system/default_hooks.h): same numbers, fewer calls.
+  const DefaultHooks hooks = system.default_hooks();
+  // a_n and P_n are the a_{n+1}, P_{n+1} of the previous step when the state is the one it returned (FSAL; the
+  // bitwise compare is Integrator::Step's, fused with its rollback copy).
   double p0 = 0.0;
-  if (cache_valid_ && cached_state_.SameValues(before)) {
+  if (cache_valid_ && resumes_returned_state()) {
     a0_.swap(a1_);
     p0 = cached_power_;
   } else {
     system.Acceleration(before, a0_);
     ++stats_.rhs_evaluations;
-    p0 = system.DissipationPower(before);
+    p0 = hooks.no_dissipation ? 0.0 : system.DissipationPower(before);
   }
   cache_valid_ = false;
 
   const double half_h = 0.5 * h;
-  for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] = before.v[i] + half_h * a0_[i];  // drift with v½
-  system.PositionRate(state, q_dot_);
-  for (Eigen::Index i = 0; i < q_dot_.size(); ++i) state.q[i] += h * q_dot_[i];
+  // The step is a serial chain q → a → v → q through memory, so the loops avoid store-to-load hops on it: v_n is read
+  // from `state` (equal to `before` here, Integrator::Step's contract), the value the last kick stored, not its copy
+  // in the rollback state; with q̇ = v½ the drift uses v½ from a register instead of reloading it from v_half_.
+  if (hooks.position_rate_is_velocity) {
+    for (Eigen::Index i = 0; i < nv; ++i) {
+      const double vh = state.v[i] + half_h * a0_[i];
+      v_half_[i] = vh;
+      state.v[i] = vh;
+      state.q[i] += h * vh;  // q̇ = v½, the default PositionRate
+    }
+  } else {
+    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] = state.v[i] + half_h * a0_[i];  // drift with v½
+    if (q_dot_.size() != state.q.size()) q_dot_.resize(state.q.size());
+    system.PositionRate(state, q_dot_);
+    for (Eigen::Index i = 0; i < q_dot_.size(); ++i) state.q[i] += h * q_dot_[i];
+  }
   state.t = before.t + h;
-  system.NormalizeCoordinates(state);
-  system.UpdateHistory(before, state);
+  if (!hooks.no_coordinate_normalization) system.NormalizeCoordinates(state);
+  if (!hooks.no_discrete_history) system.UpdateHistory(before, state);
 
   StepResult result;
   if (damping_ == VerletDamping::kHalfStepVelocity || !system.velocity_dependent_forces()) {
@@ -108,9 +123,8 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
       }
     }
   }
-  const double p1 = system.DissipationPower(state);
+  const double p1 = hooks.no_dissipation ? 0.0 : system.DissipationPower(state);
   state.dissipated = before.dissipated + half_h * (p0 + p1);
-  cached_state_.AssignFrom(state);
   cached_power_ = p1;
   cache_valid_ = true;
   return result;

@@ -30,7 +30,9 @@ enum class VerletDamping { kImplicitEndVelocity, kHalfStepVelocity };
 
 class VelocityVerlet final : public Integrator {
  public:
-  explicit VelocityVerlet(VerletDamping damping = VerletDamping::kImplicitEndVelocity) : damping_(damping) {}
+  explicit VelocityVerlet(VerletDamping damping = VerletDamping::kImplicitEndVelocity) : damping_(damping) {
+    KeepReturnedState();  // FSAL: a_n and P_n are the previous step's a_{n+1}, P_{n+1} when the state is unchanged
+  }
   std::string name() const override {
     return damping_ == VerletDamping::kHalfStepVelocity ? "velocity_verlet_explicit_damping" : "velocity_verlet";
   }
@@ -40,9 +42,8 @@ class VelocityVerlet final : public Integrator {
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
   VerletDamping damping_;
-  bool cache_valid_ = false;
-  MechanicalState cached_state_;
-  double cached_power_ = 0.0;  ///< P(cached_state_)
+  bool cache_valid_ = false;    ///< a1_ and cached_power_ are a and P of the state this scheme's last step returned
+  double cached_power_ = 0.0;
   // Work vectors (members so that a step allocates nothing once sizes are known).
   Eigen::VectorXd a0_, a1_, v_half_, q_dot_, v_new_;
 };

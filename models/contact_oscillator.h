@@ -46,6 +46,8 @@ class ContactOscillator final : public ConstantMassSystem,
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   double DissipationPower(const MechanicalState& s) const override;
   bool velocity_dependent_forces() const override { return damped_; }
+  /// q̇ = v, no normalisation, no history; no dissipation without a damper (NoDamping's C(δ) = 0).
+  DefaultHooks default_hooks() const override { return {true, true, true, !damped_}; }
   double PotentialEnergy(const MechanicalState& s) const override;
 
   int num_contacts() const override { return 1; }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "state/energy_terms.h"
+#include "system/default_hooks.h"
 #include "state/mechanical_state.h"
 
 namespace impactlab {
@@ -42,6 +43,10 @@ class MechanicalSystem {
   virtual void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const = 0;
   /// False when a(t, q, v, z) does not depend on v (lets explicit schemes skip velocity iterations).
   virtual bool velocity_dependent_forces() const { return true; }
+  /// The optional hooks below (PositionRate, NormalizeCoordinates, UpdateHistory, DissipationPower) that this
+  /// model leaves at their defaults, so that generic explicit steps may skip the calls (system/default_hooks.h).
+  /// Default: none declared, every hook is called.
+  virtual DefaultHooks default_hooks() const { return {}; }
   /// ż for history variables that evolve continuously (ODE-based integrators integrate it). Default 0.
   virtual void HistoryRate(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> z_dot) const {
     (void)s;

@@ -1,0 +1,85 @@
+// MechanicalSystem::default_hooks() is a promise that the generic explicit steps act on by skipping calls
+// (lib/system/default_hooks.h). These cases check the promises: for the contact oscillator in and out of contact,
+// undamped and damped, and for every registered model that builds from its defaults, at its initial state.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cstdint>
+#include <memory>
+
+#include "contact/damping/viscous_dampers.h"
+#include "contact/power_law.h"
+#include "models/contact_oscillator.h"
+#include "registry/registries.h"
+
+using namespace impactlab;
+
+namespace {
+
+bool SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  if (a.size() != b.size()) return false;
+  for (Eigen::Index i = 0; i < a.size(); ++i)
+    if (std::bit_cast<std::uint64_t>(a[i]) != std::bit_cast<std::uint64_t>(b[i])) return false;
+  return true;
+}
+
+/// Every declared default behaves as the default at state s (the hooks a model leaves alone are not checked).
+void CheckPromises(const MechanicalSystem& system, const MechanicalState& s) {
+  const DefaultHooks hooks = system.default_hooks();
+  if (hooks.position_rate_is_velocity) {
+    REQUIRE(s.q.size() == s.v.size());
+    Eigen::VectorXd q_dot = Eigen::VectorXd::Constant(s.q.size(), 7.0);
+    system.PositionRate(s, q_dot);
+    CHECK(SameBits(q_dot, s.v));
+  }
+  if (hooks.no_coordinate_normalization) {
+    MechanicalState n = s;
+    system.NormalizeCoordinates(n);
+    CHECK(n.SameBits(s));
+  }
+  if (hooks.no_discrete_history) {
+    MechanicalState before = s, after = s;
+    after.t += 1e-3;
+    after.q.array() += 1e-4;  // a step's worth of motion: an incremental law would write z
+    const MechanicalState expected = after;
+    system.UpdateHistory(before, after);
+    CHECK(after.SameBits(expected));
+  }
+  if (hooks.no_dissipation) CHECK(system.DissipationPower(s) == 0.0);
+}
+
+}  // namespace
+
+TEST_CASE("default hooks: the contact oscillator's promises hold in and out of contact") {
+  for (const bool damped : {false, true}) {
+    CAPTURE(damped);
+    std::shared_ptr<const DampingLaw> damping = std::make_shared<NoDamping>();
+    if (damped) damping = std::make_shared<TsujiDamping>(0.2, 1.0, 1.0, 1.5);
+    const ContactOscillator osc(ContactOscillatorParameters{},
+                                DampedNormalLaw{std::make_shared<HertzLaw>(1.0), damping});
+    const DefaultHooks hooks = osc.default_hooks();
+    CHECK(hooks.position_rate_is_velocity);
+    CHECK(hooks.no_coordinate_normalization);
+    CHECK(hooks.no_discrete_history);
+    CHECK(hooks.no_dissipation == !damped);  // a damper dissipates: DissipationPower is called
+    MechanicalState s = osc.InitialState();
+    for (const double y : {0.5, 0.0, -0.3}) {  // free, touching, in contact
+      s.q[0] = y;
+      CheckPromises(osc, s);
+    }
+  }
+}
+
+TEST_CASE("default hooks: every registered model that builds from its defaults keeps its promises") {
+  for (const auto& name : ModelRegistry().names()) {
+    CAPTURE(name);
+    std::shared_ptr<const MechanicalSystem> system;
+    try {
+      system = ModelRegistry().Get(name).make(ParameterSet{}).system;
+    } catch (const std::exception&) {
+      continue;  // needs parameters a scenario gives
+    }
+    REQUIRE(system);
+    CheckPromises(*system, system->InitialState());
+  }
+}
