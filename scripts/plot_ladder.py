@@ -7,6 +7,8 @@ Writes <kind>_<metric>.png next to the JSON, one per error metric.
                  panel), with dashed reference slopes 1, 2, 4 (and the fitted order in each legend entry).
   workprecision: error vs median wall time, horizontal bars = min-max over the repeats, with dashed
                  reference slopes -1, -2, -4 (error ~ work^-p for a p-th order fixed-step scheme).
+With grid shifts (`--grid-shifts K`) a point is the largest error of the K shifted step grids and a thin
+vertical bar with ticks shows all K.
 Every integrator has its own colour AND marker (17 distinct pairs; readable in grey-scale); points left out
 of the fit (at the round-off / reference floor, above the stability estimate, failed) are drawn hollow and
 stay visible.
@@ -88,6 +90,12 @@ def main():
                 if out:
                     ax.plot(*zip(*out), ls="none", marker=marker, ms=8, markerfacecolor="none",
                             markeredgecolor=colour, markeredgewidth=1.3, zorder=4)
+                shifted = [(x, [e for e in p["errors_by_shift"][metric] if e is not None and e > 0])
+                           for x, p in zip(xs, pts) if metric in p.get("errors_by_shift", {})]
+                for x, es in shifted:  # grid shifts: the point is the largest; the bar spans all K grids
+                    if es:
+                        ax.plot([x, x], [min(es), max(es)], color=colour, lw=0.8, alpha=0.6, zorder=1)
+                        ax.plot([x] * len(es), es, ls="none", marker="_", color=colour, ms=5, alpha=0.6, zorder=1)
                 if kind == "workprecision":
                     lo = [x - p["wall_time_min_s"] for x, p in zip(xs, pts)]
                     hi = [p["wall_time_max_s"] - x for x, p in zip(xs, pts)]
@@ -103,14 +111,16 @@ def main():
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlabel(xlabel)
-            ax.set_ylabel(f"error in {metric} vs {ref}" + (" (absolute)" if metric == "restitution" else " (relative)"))
+            ax.set_ylabel(f"{'absolute' if metric == 'restitution' else 'relative'} error in {metric}\nvs {ref}")
             ax.grid(True, which="major", color="0.9")
             if len(group) > 6:  # many lines: the legend beside the axes, not over the data
                 ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
             else:
                 ax.legend(fontsize=7, loc="best")
         title = "convergence" if kind == "convergence" else "work-precision"
-        fig.suptitle(f"{title}: {pathlib.Path(data['scenario']).name}, {metric} (hollow: left out of the fit)",
+        shifts = max((s.get("grid_shifts", 1) for s in series), default=1)
+        note = f"\nerror: the largest of {shifts} shifted step grids (bars: all {shifts})" if shifts > 1 else ""
+        fig.suptitle(f"{title}: {pathlib.Path(data['scenario']).name}, {metric} (hollow: left out of the fit){note}",
                      fontsize=10)
         fig.tight_layout()
         fig.savefig(path.parent / f"{kind}_{metric}.png", dpi=110)
