@@ -15,19 +15,20 @@ void ContactCrossing::Overlaps(const MechanicalSystem& system, const MechanicalS
 }
 
 ContactCrossing::Crossing ContactCrossing::LocateEarliest(const std::vector<char>& side,
-                                                          const std::vector<char>& end_in, int start_contact,
-                                                          double remaining, double h, const OverlapAt& overlap_at) {
+                                                          const std::vector<char>& end_in,
+                                                          const std::vector<char>& starts_on, double remaining,
+                                                          double h, const EventAt& event_at) {
   Crossing earliest;
   earliest.tau = remaining;
-  const int nc = static_cast<int>(side.size());
-  for (int i = 0; i < nc; ++i) {
+  const int ne = static_cast<int>(side.size());
+  for (int i = 0; i < ne; ++i) {
     if (end_in[i] == side[i]) continue;
-    auto f = [&](double s) { return overlap_at(i, s); };
+    auto f = [&](double s) { return event_at(i, s); };
     // Left end of the bracket: τ = 0, or (when the start state is only at δ = 0 to root tolerance, e.g. right
     // after a crossing) the first point a one-sided offset into the sub-step.
     double left = 0.0;
-    double f_left = f(left);
-    if ((f_left > 0.0) != static_cast<bool>(side[i]) || i == start_contact) {
+    double f_left = starts_on[i] ? 0.0 : f(left);
+    if (starts_on[i] || (f_left > 0.0) != static_cast<bool>(side[i])) {
       left = std::min(kOneSidedFraction * h, 0.5 * remaining);
       f_left = f(left);
       if ((f_left > 0.0) != static_cast<bool>(side[i])) continue;  // grazing: no resolvable crossing

@@ -11,6 +11,9 @@
 // contacts is the crossing. The left end of the bracket is τ = 0, or — when the sub-step starts on the
 // crossing of that same contact (δ = 0 to root tolerance) — the point kOneSidedFraction·h into the sub-step;
 // a contact whose bracket does not change sign there (grazing) is not split.
+// The search is over event functions in general: a scheme may append further functions to the overlaps (e.g.
+// the switch functions g_j of MechanicalSystem::SwitchFunctions, side "g > 0"); index i then names an event,
+// and the same bracket rules apply to it.
 //
 // One-sided evaluation. A damper with C(0) ≠ 0 (linear dashpot, ECC adaptive damping) jumps at δ = 0, so
 // forces evaluated at a crossing must be the one-sided limit of the side the sub-step lies on.
@@ -40,22 +43,22 @@ class ContactCrossing {
   static constexpr double kOneSidedFraction = 1e-9;  ///< ε/h of the one-sided force evaluation
 
   struct Crossing {
-    int contact = -1;  ///< -1: no crossing inside the remaining interval
+    int contact = -1;  ///< the event (a contact index for overlaps); -1: no crossing inside the remaining interval
     double tau = 0.0;  ///< sub-step length to the crossing [s]
   };
-  /// δ_i at the end of the scheme's sub-step of length τ (f_i(τ) above).
-  using OverlapAt = std::function<double(int contact, double tau)>;
+  /// Event function i at the end of the scheme's sub-step of length τ (f_i(τ) above; δ_i for a contact).
+  using EventAt = std::function<double(int event, double tau)>;
 
   /// δ and δ̇ of every contact of `s` into overlap() and rate().
   void Overlaps(const MechanicalSystem& system, const MechanicalState& s);
   const std::vector<double>& overlap() const { return overlap_; }
   const std::vector<double>& rate() const { return rate_; }
 
-  /// Earliest crossing in (0, remaining]: `side[i]` the current side of contact i (1 = in contact), `end_in[i]`
-  /// its side at τ = remaining, `start_contact` the contact whose crossing the sub-step starts on (-1: none),
-  /// h the full step (tolerances are relative to it).
-  Crossing LocateEarliest(const std::vector<char>& side, const std::vector<char>& end_in, int start_contact,
-                          double remaining, double h, const OverlapAt& overlap_at);
+  /// Earliest crossing in (0, remaining]: `side[i]` the current side of event i (1 = f_i > 0, in contact),
+  /// `end_in[i]` its side at τ = remaining, `starts_on[i]` = 1 for the events whose root the sub-step starts on
+  /// (the bracket then begins kOneSidedFraction·h into it), h the full step (tolerances are relative to it).
+  Crossing LocateEarliest(const std::vector<char>& side, const std::vector<char>& end_in,
+                          const std::vector<char>& starts_on, double remaining, double h, const EventAt& event_at);
 
   /// `s` displaced along q̇ by ±ε so that contact i is in contact (in = true) or separated; a copy of `s`
   /// itself when no displacement up to 1e-5·h achieves it. The reference is valid until the next call.

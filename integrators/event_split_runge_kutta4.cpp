@@ -1,5 +1,6 @@
 #include "integrators/event_split_runge_kutta4.h"
 
+#include <algorithm>
 #include <boost/numeric/odeint.hpp>
 
 #include "integrators/first_order_form.h"
@@ -21,10 +22,14 @@ struct PinnedContact {
 struct EventSplitRungeKutta4::Workspace {
   odeint::runge_kutta4<OdeState> rk4;
   OdeState y0, y;  ///< sub-step start and end in the first-order form
+  OdeState y_trial;  ///< the trial sub-step's end, kept while its events are searched
   MechanicalState sub_start, scratch, pinned_state, probe;
   ContactCrossing crossing;
-  std::vector<char> side;    ///< current side of each contact (1 = in contact) along the step
-  std::vector<char> end_in;  ///< side of each contact at the end of the trial sub-step
+  std::vector<char> side;       ///< current side of each event along the step (contacts: 1 = in contact;
+                                ///< switches: always 1, only a + → − change of g is split)
+  std::vector<char> end_in;     ///< side of each event at the end of the trial sub-step
+  std::vector<char> starts_on;  ///< 1: the current sub-step starts on this event's root
+  std::vector<double> g;        ///< switch functions at the end of the trial sub-step
   PinnedContact pins[2];     ///< the contacts the current sub-step starts / ends on
   int num_pins = 0;
   long evaluations = 0;
@@ -49,6 +54,8 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
   Workspace& w = *work_;
   const FirstOrderForm form(state);
   const int nc = system.num_contacts();
+  const int ns = system.num_switches();
+  const int ne = nc + ns;  // events: the overlaps δ_i, then the switch functions g_j
   w.y0.resize(form.size());
   w.y.resize(form.size());
   if (w.scratch.q.size() != state.q.size() || w.scratch.v.size() != state.v.size() ||
@@ -93,16 +100,22 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
     w.y = w.y0;
     w.rk4.do_step(rhs, w.y, w.sub_start.t, tau);
   };
-  auto end_overlaps = [&](double tau) {
+  auto end_events = [&](double tau) {
     form.Unpack(w.y.data(), w.sub_start.t + tau, w.probe);
     system.NormalizeCoordinates(w.probe);
     w.crossing.Overlaps(system, w.probe);
+    if (ns > 0) system.SwitchFunctions(w.sub_start, w.probe, w.g);
   };
+  // Switch j as an event: g_j − kSwitchRoundOff, so that a sub-step starting on the switch (g_j = 0 to round-off:
+  // the committed spring on the cone, slipping) is on the − side from its start and is not split again.
+  auto event_value = [&](int i) { return i < nc ? w.crossing.overlap()[i] : w.g[i - nc] - kSwitchRoundOff; };
 
   w.sub_start = state;
   w.crossing.Overlaps(system, state);
-  w.side.resize(nc);
-  w.end_in.resize(nc);
+  w.side.assign(ne, 1);
+  w.end_in.resize(ne);
+  w.starts_on.assign(ne, 0);
+  w.g.resize(ns);
   for (int i = 0; i < nc; ++i) w.side[i] = w.crossing.overlap()[i] > 0.0;
 
   StepResult result;
@@ -121,29 +134,35 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
         w.pins[w.num_pins++] = {contact, static_cast<bool>(w.side[contact])};
     };
 
-    // --- trial sub-step over the remaining interval; earliest overlap sign change in it ---
+    // --- trial sub-step over the remaining interval; earliest event sign change in it ---
     sub_step(remaining);
-    int crossing = -1;
+    int crossing = -1;  // the located event (a contact if < nc, else the switch crossing − nc)
     double tau = remaining;
-    if (nc > 0 && splits < kMaxSplits) {
-      end_overlaps(remaining);
+    if (ne > 0 && splits < kMaxSplits) {
+      end_events(remaining);
       bool changed = false;
-      for (int i = 0; i < nc; ++i) {
-        w.end_in[i] = w.crossing.overlap()[i] > 0.0;
+      for (int i = 0; i < ne; ++i) {
+        w.end_in[i] = i < nc || w.side[i] ? event_value(i) > 0.0 : w.side[i];  // switches: + → − only
         changed = changed || w.end_in[i] != w.side[i];
       }
       if (changed) {
+        std::fill(w.starts_on.begin(), w.starts_on.end(), 0);
+        if (start_contact >= 0) w.starts_on[start_contact] = 1;
+        w.y_trial = w.y;
         const ContactCrossing::Crossing c =
-            w.crossing.LocateEarliest(w.side, w.end_in, start_contact, remaining, h, [&](int i, double s) {
-              pin_end(i);
+            w.crossing.LocateEarliest(w.side, w.end_in, w.starts_on, remaining, h, [&](int i, double s) {
+              pin_end(i < nc ? i : -1);
               sub_step(s);
-              end_overlaps(s);
-              return w.crossing.overlap()[i];
+              end_events(s);
+              return event_value(i);
             });
         crossing = c.contact;
         tau = c.tau;
-        pin_end(crossing);
-        sub_step(tau);  // the root function overwrote y: the sub-step to take, with its end pinned
+        pin_end(crossing >= 0 && crossing < nc ? crossing : -1);
+        if (crossing >= 0)
+          sub_step(tau);  // the root function overwrote y: the sub-step to take, with its end pinned
+        else
+          w.y = w.y_trial;  // no crossing after all: the trial sub-step (the same sub-step, not recomputed)
       }
     }
 
@@ -155,13 +174,20 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
     ++stats_.internal_steps;
     if (last) break;
 
+    ++splits;
+    if (crossing >= nc) {  // a switch: the force is continuous (a kink), nothing to pin; the next sub-step slips
+      w.side[crossing] = 0;  // one stick → slip switch per function and step
+      if (remaining <= 0.0) break;
+      start_contact = -1;
+      w.sub_start = state;
+      continue;
+    }
     LocatedEvent event;
     event.contact = crossing;
     event.entering = !w.side[crossing];
     event.state = state;
     result.events.push_back(std::move(event));
     w.side[crossing] = !w.side[crossing];
-    ++splits;
     if (remaining <= 0.0) break;  // crossing exactly at the step end
     start_contact = crossing;
     w.sub_start = state;

@@ -54,7 +54,7 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
   StepResult result;
   double remaining = h;
   int splits = 0;
-  int start_contact = -1;  // contact whose crossing the current sub-step starts on (-1: none)
+  std::vector<char> starts_on(nc, 0);  // 1: the current sub-step starts on this contact's crossing
   for (;;) {
     sub_start_ = state;
     // --- earliest sign change of an overlap on the drift polynomial of the remaining interval ---
@@ -65,7 +65,7 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
       crossing_.Overlaps(system, probe_);
       for (int i = 0; i < nc; ++i) end_in[i] = crossing_.overlap()[i] > 0.0;
       const ContactCrossing::Crossing c = crossing_.LocateEarliest(
-          side_, end_in, start_contact, remaining, h, [&](int i, double s) {
+          side_, end_in, starts_on, remaining, h, [&](int i, double s) {
             Drift(system, sub_start_, a0_, s, probe_);
             crossing_.Overlaps(system, probe_);
             return crossing_.overlap()[i];
@@ -137,7 +137,8 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
     system.Acceleration(after, a0_);
     ++stats_.rhs_evaluations;
     p0 = system.DissipationPower(after);
-    start_contact = crossing;
+    std::fill(starts_on.begin(), starts_on.end(), 0);
+    starts_on[crossing] = 1;
   }
   return result;
 }

@@ -169,6 +169,17 @@ void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalSt
   after.z = z;
 }
 
+void SphereWallImpact::SwitchFunctions(const MechanicalState& step_start, const MechanicalState& s,
+                                       std::span<double> g) const {
+  // The evaluation of UpdateHistory(step_start, s), without the books.
+  Eigen::VectorXd z = step_start.z;
+  MechanicalState trial = step_start;
+  trial.q = s.q;
+  const TangentialStartRates start = StartRates(step_start, SlipVelocity(step_start), s.t - step_start.t);
+  const SphereContact c = EvaluateContact(trial, LawHistory(z), &start);
+  g[0] = c.active && std::isfinite(c.tangential.cap_margin) ? c.tangential.cap_margin : 1.0;
+}
+
 double SphereWallImpact::TranslationalKineticEnergy(const MechanicalState& s) const {
   return 0.5 * mass_ * s.v.head<3>().squaredNorm();
 }

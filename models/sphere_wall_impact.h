@@ -79,6 +79,11 @@ class SphereWallImpact final : public SphereContactModel {
   MechanicalState InitialState() const override;
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
+  /// One switch function, the stick → slip switch of the tangential spring: g = 1 − |F_tr|/(μ F_n), the relative
+  /// cap margin of the trial force UpdateHistory(step_start, s) would commit (TangentialResponse::cap_margin);
+  /// g > 0 sticking, g < 0 slipping, 1 out of contact or without a stick branch (μ F_n = 0).
+  int num_switches() const override { return 1; }
+  void SwitchFunctions(const MechanicalState& step_start, const MechanicalState& s, std::span<double> g) const override;
 
   /// Δt_crit estimate for explicit schemes (docs/reliability.md, "Numerical guards").
   std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;

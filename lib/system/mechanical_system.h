@@ -93,6 +93,18 @@ class MechanicalSystem {
     (void)overlap;
     (void)overlap_rate;
   }
+  /// Number of switch functions: scalar functions g_j whose sign change from + to − ends a smooth branch of the
+  /// force law inside a contact (e.g. stick → slip of a tangential spring; docs/event-splitting.md). May be 0.
+  virtual int num_switches() const { return 0; }
+  /// g_j at `s` with the history the law would commit from `step_start` to `s` (UpdateHistory(step_start, s),
+  /// the stage-history rule of integrators/first_order_form.h); g_j > 0 on the smooth branch that may end,
+  /// dimensionless and of order 1 there (schemes compare it with a round-off margin), finite everywhere.
+  virtual void SwitchFunctions(const MechanicalState& step_start, const MechanicalState& s,
+                               std::span<double> g) const {
+    (void)step_start;
+    (void)s;
+    (void)g;
+  }
 
   // --- stability and scale estimates (for the guards of the run driver, docs/reliability.md) ----------
   /// Estimated stability limit Δt_crit [s] of explicit schemes (central difference / velocity Verlet,

@@ -69,6 +69,7 @@ TangentialResponse MindlinDeresiewiczLaw::Evaluate(const TangentialKinematics& k
   TangentialResponse r;
   const double cap = mu_ * fn;
   r.sliding = std::abs(tau_new) > cap;
+  if (cap > 0.0) r.cap_margin = 1.0 - std::abs(tau_new) / cap;
   tau_new = std::clamp(tau_new, -cap, cap);
   r.force = -tau_new * axis;
   r.previous_force = f_rot;

@@ -31,6 +31,7 @@ TangentialResponse FinishTangentialStep(const Eigen::Vector3d& previous, const E
   const Eigen::Vector3d mapped = located ? Eigen::Vector3d(trial + switch_correction) : trial;
   const double mapped_norm = mapped.norm();
   r.force = mapped;
+  if (cap > 0.0) r.cap_margin = 1.0 - mapped_norm / cap;
   if (mapped_norm > cap) {
     r.sliding = true;
     r.force = mapped_norm > 0.0 ? Eigen::Vector3d(mapped * (cap / mapped_norm)) : Eigen::Vector3d::Zero();

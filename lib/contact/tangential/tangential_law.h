@@ -48,6 +48,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <limits>
 #include <span>
 #include <string>
 
@@ -85,6 +86,10 @@ struct TangentialResponse {
   double work_in = 0.0;           ///< −½(F_prev + F_t)·Δs [J]
   double friction_work = 0.0;     ///< cap removal ≥ 0 [J]
   double generated_work = 0.0;    ///< energy created by the law's stiffness change [J], signed
+  /// 1 − |F_tr|/(μ F_n): the cap's relative margin over the (switch-corrected) trial force, > 0 stick, < 0 slip;
+  /// its sign change + → − is the stick → slip switch (a kink of F_t). +∞ when μ F_n = 0 (no stick branch) or
+  /// when the law does not report it.
+  double cap_margin = std::numeric_limits<double>::infinity();
 };
 
 /// Rotates a vector into the tangent plane of `normal` keeping its magnitude: v ← |v| P_t v/|P_t v|
