@@ -153,15 +153,21 @@ void SphereWallImpact::EvaluateDiscreteStep(const MechanicalState& before, const
   out.z_next.segment<3>(kSPrev) = s1;
 }
 
-void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
-  Eigen::VectorXd z = before.z;
+SphereContact SphereWallImpact::ContactSinceStepStart(const MechanicalState& before, const MechanicalState& after,
+                                                      Eigen::VectorXd& z) const {
+  z = before.z;
   // Evaluate at the new positions with the committed history of `before` (never after.z: the update must be
   // a pure function of (before, after.q, after.t)).
   MechanicalState trial = before;
   trial.q = after.q;
   // The rates of `before` let the law locate a slip → stick switch inside the step (tangential_law.h).
   const TangentialStartRates start = StartRates(before, SlipVelocity(before), after.t - before.t);
-  const SphereContact c = EvaluateContact(trial, LawHistory(z), &start);  // writes the law's new history
+  return EvaluateContact(trial, LawHistory(z), &start);  // writes the law's new history into z
+}
+
+void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
+  Eigen::VectorXd z;
+  const SphereContact c = ContactSinceStepStart(before, after, z);
   const Eigen::Vector3d s_now = SurfaceDisplacement(after.q);
   if (c.active && !(before.z[kDeltaNPrev] > 0.0)) z.segment<3>(kSStart) = s_now - c.kinematics.displacement_increment;
   BookStep(before.z, c.delta_n, c.normal_force_elastic, c.tangential, z);
@@ -172,11 +178,8 @@ void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalSt
 void SphereWallImpact::SwitchFunctions(const MechanicalState& step_start, const MechanicalState& s,
                                        std::span<double> g) const {
   // The evaluation of UpdateHistory(step_start, s), without the books.
-  Eigen::VectorXd z = step_start.z;
-  MechanicalState trial = step_start;
-  trial.q = s.q;
-  const TangentialStartRates start = StartRates(step_start, SlipVelocity(step_start), s.t - step_start.t);
-  const SphereContact c = EvaluateContact(trial, LawHistory(z), &start);
+  Eigen::VectorXd z;
+  const SphereContact c = ContactSinceStepStart(step_start, s, z);
   g[0] = c.active && std::isfinite(c.tangential.cap_margin) ? c.tangential.cap_margin : 1.0;
 }
 

@@ -123,6 +123,12 @@ class SphereWallImpact final : public SphereContactModel {
   const SphereWallImpactParameters& parameters() const { return p_; }
 
  private:
+  /// The contact at after.q with the history committed at `before` and `before`'s rates over (before.t, after.t]:
+  /// the evaluation UpdateHistory commits and SwitchFunctions reads; the law's new history is written to z
+  /// (a copy of before.z on entry).
+  SphereContact ContactSinceStepStart(const MechanicalState& before, const MechanicalState& after,
+                                      Eigen::VectorXd& z) const;
+
   SphereWallImpactParameters p_;
   double mass_, inertia_;
 };
