@@ -8,6 +8,7 @@
 
 #include "bench/bench_suite.h"
 #include "bench/matched_energy_benchmark.h"
+#include "bench/model_benchmarks.h"
 #include "bench/sweep_benchmark.h"
 #include "core/errors.h"
 
@@ -111,4 +112,28 @@ TEST_CASE("bench: the sweep group finds 1- and 2-thread results identical apart 
   CHECK(s["identical_results"].get<bool>());
   CHECK(s["wall_s_1_thread"].get<double>() > 0.0);
   CHECK(s["wall_s_2_threads"].get<double>() > 0.0);
+}
+
+TEST_CASE("bench: the chain's compressed workload is the same work per bead-step at every N") {
+  // The growth target compares ns per bead-step across N, so the work of a bead-step must not depend on N: on the
+  // compressed chain every run takes the same number of steps and Simo–Tarnow the same Newton iterations per step
+  // (the release waves from both ends are the same whatever N). The striker workload, reported beside it, does
+  // not: its step count is 200 000/N.
+  bench::TimingOptions t;
+  t.repetitions = 1;
+  t.min_seconds = 0.0;
+  const nlohmann::json c = bench::RunChainScaling({100, 400}, bench::ChainWorkload::kCompressed, t, false);
+  for (const char* name : {"velocity_verlet", "simo_tarnow"}) {
+    CAPTURE(name);
+    CHECK(c[name]["100"]["steps"] == 200);
+    CHECK(c[name]["400"]["steps"] == 200);
+    CHECK(c[name]["100"]["median"].get<double>() > 0.0);
+  }
+  const double n100 = c["simo_tarnow"]["100"]["newton_iterations_per_step"];
+  const double n400 = c["simo_tarnow"]["400"]["newton_iterations_per_step"];
+  CHECK(n100 >= 1.0);
+  CHECK(std::abs(n400 - n100) <= 0.1);
+  const nlohmann::json s = bench::RunChainScaling({100, 400}, bench::ChainWorkload::kStriker, t, false);
+  CHECK(s["velocity_verlet"]["100"]["steps"] == 2000);
+  CHECK(s["velocity_verlet"]["400"]["steps"] == 500);
 }

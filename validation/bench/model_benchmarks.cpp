@@ -133,23 +133,38 @@ nlohmann::json RunSimoTarnowVsVerlet(const TimingOptions& options) {
           {"simo_tarnow_newton_iterations_mean", newton_mean}};
 }
 
-nlohmann::json RunChainScaling(const std::vector<int>& sizes, const TimingOptions& options, bool progress) {
+nlohmann::json RunChainScaling(const std::vector<int>& sizes, ChainWorkload workload, const TimingOptions& options,
+                               bool progress) {
+  constexpr double kCompression = 1e-6;  // δ₀ [m] in every contact (R = 5 mm: F ≈ 7.7 N per contact)
+  const bool compressed = workload == ChainWorkload::kCompressed;
   nlohmann::json out = nlohmann::json::object();
   for (const char* name : {"velocity_verlet", "simo_tarnow"}) {
     for (int n : sizes) {
-      if (progress) std::cerr << "bench: chain N = " << n << " / " << name << "\n";
+      if (progress)
+        std::cerr << "bench: chain N = " << n << " / " << name << (compressed ? " / compressed" : " / striker")
+                  << "\n";
       const BenchModel m{"chain", "validation/scenarios/hertz_chain.toml", {"num_beads=" + std::to_string(n)},
-                         std::max(10L, 200000L / n)};
+                         compressed ? 200L : std::max(10L, 200000L / n)};
       const Scenario sc = LoadWithOverrides(m);
       const ModelInstance model = ModelRegistry().Get(sc.model).make(sc.parameters);
       auto integrator = IntegratorRegistry().Get(name).make(sc.parameters);
       const double dt = sc.parameters.GetDouble("dt");
-      const MechanicalState s0 = model.system->InitialState();
+      MechanicalState s0 = model.system->InitialState();
+      if (compressed) {  // displacements from the touching lattice: δ_i = u_i − u_{i+1} = δ₀
+        for (int i = 0; i < n; ++i) s0.q[i] = -kCompression * i;
+        s0.v.setZero();
+      }
       MechanicalState work;
+      integrator->ResetStatistics();
       (void)StepLoop(*model.system, *integrator, dt, m.steps, s0, work);  // warm-up (workspaces, caches)
+      const double newton_per_step =
+          static_cast<double>(integrator->statistics().newton_iterations) / static_cast<double>(m.steps);
       const Spread s =
           TimePerItem([&] { return StepLoop(*model.system, *integrator, dt, m.steps, s0, work) * n; }, options);
-      out[name][std::to_string(n)] = s.ToJson();
+      nlohmann::json row = s.ToJson();
+      row["steps"] = m.steps;
+      row["newton_iterations_per_step"] = newton_per_step;  // the same at every N = the same work per bead
+      out[name][std::to_string(n)] = row;
     }
   }
   return out;
