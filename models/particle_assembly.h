@@ -55,6 +55,8 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   std::optional<std::vector<int>> CandidateTermsBetween(const Eigen::VectorXd& q0,
                                                         const Eigen::VectorXd& q1) const override;
   bool velocity_dependent_forces() const override { return damped_; }
+  /// q̇ = v, no normalisation, no history; no dissipation when undamped (system/default_hooks.h).
+  DefaultHooks default_hooks() const override { return {true, true, true, !damped_}; }
 
   int num_contacts() const override { return static_cast<int>(terms_.size()); }
   /// min(R_a, R_b) of the pair (nullopt for a wall term).

@@ -11,6 +11,7 @@
 #include "contact/power_law.h"
 #include "models/contact_oscillator.h"
 #include "registry/registries.h"
+#include "system/constant_mass_system.h"
 
 using namespace impactlab;
 
@@ -81,5 +82,32 @@ TEST_CASE("default hooks: every registered model that builds from its defaults k
     }
     REQUIRE(system);
     CheckPromises(*system, system->InitialState());
+  }
+}
+
+TEST_CASE("default hooks: the bead chain's promises hold with every contact closed, undamped and damped") {
+  for (const double e : {1.0, 0.5}) {
+    CAPTURE(e);
+    ParameterSet p;
+    p.Set("e", e);  // e < 1: Tsuji damping (the registry's default)
+    for (const auto& [key, value] : std::vector<std::pair<std::string, double>>{
+             {"num_beads", 10.0}, {"E_star", 1.15e11}, {"R_star", 0.0025}, {"R", 0.005}, {"m", 0.0041}})
+      p.Set(key, value);
+    const auto system = ModelRegistry().Get("bead_chain").make(p).system;
+    const DefaultHooks hooks = system->default_hooks();
+    CHECK(hooks.position_rate_is_velocity);
+    CHECK(hooks.no_coordinate_normalization);
+    CHECK(hooks.no_discrete_history);
+    CHECK(hooks.no_dissipation == (e == 1.0));  // a damper dissipates: DissipationPower is called
+    MechanicalState s = system->InitialState();
+    for (Eigen::Index i = 0; i < s.q.size(); ++i) {  // displacements from the touching lattice: δ = 1 µm each
+      s.q[i] = -1e-6 * static_cast<double>(i);
+      s.v[i] = (i % 2 == 0 ? 0.3 : -0.2);  // every contact closing or opening
+    }
+    const auto* pairs = dynamic_cast<const ConstantMassSystem*>(system.get());
+    REQUIRE(pairs);
+    REQUIRE(pairs->Potential(s.q) > 0.0);
+    if (e < 1.0) CHECK(system->DissipationPower(s) > 0.0);
+    CheckPromises(*system, s);
   }
 }
