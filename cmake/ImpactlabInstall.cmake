@@ -43,7 +43,7 @@ install(FILES ${PROJECT_BINARY_DIR}/impactlabConfig.cmake ${PROJECT_BINARY_DIR}/
 # pkg-config, relocatable (prefix = the .pc file's folder/../..): the four static libraries in link order,
 # then the shared libraries they use. Ceres ships no .pc file on Debian 12 (-lceres is linked directly; glog,
 # which its headers use, through libglog.pc).
-set(IMPACTLAB_PC_LIBS_PRIVATE "-lceres -lsundials_cvode -lsundials_kinsol -lsundials_nvecserial -lsundials_sunlinsoldense -lsundials_sunmatrixdense -lpthread")
+set(IMPACTLAB_PC_LIBS_PRIVATE "-lceres -lsundials_cvode -lsundials_kinsol -lsundials_nvecserial -lsundials_sunlinsoldense -lsundials_sunmatrixdense -lsundials_sunlinsolband -lsundials_sunmatrixband -lpthread")
 if(MPI_CXX_FOUND)  # validation/mpi/ (Open MPI's C library)
   foreach(_lib IN LISTS MPI_CXX_LIBRARIES)
     string(APPEND IMPACTLAB_PC_LIBS_PRIVATE " ${_lib}")

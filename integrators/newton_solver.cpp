@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/errors.h"
+#include "integrators/band_lu.h"
 #include "integrators/kinsol_newton.h"
 #include "system/sparse_assembly.h"
 
@@ -29,9 +30,10 @@ void NewtonOptions::Validate() const {
 }
 
 // Linear solves of one Newton solve. (A + u wᵀ) d = b by Sherman–Morrison on an LU of A: dense partial-pivoting
-// LU for small systems (the sparse machinery costs more than the arithmetic there), Eigen::SparseLU otherwise,
-// with the symbolic analysis (COLAMD ordering) reused while the sparsity pattern does not change, or BiCGSTAB
-// (NewtonOptions::linear_solver). Kept in the workspace between solves; all buffers are reused.
+// LU for small systems (the sparse machinery costs more than the arithmetic there), SUNDIALS' band LU for a
+// narrow-banded pattern, Eigen::SparseLU otherwise, with the symbolic analysis (COLAMD ordering) reused while the
+// sparsity pattern does not change, or BiCGSTAB (NewtonOptions::linear_solver). The pattern's bandwidths are
+// computed when it changes. Kept in the workspace between solves; all buffers are reused.
 struct NewtonWorkspace::LinearSolver {
   bool Solve(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d, const NewtonOptions& o) {
     const Eigen::Index n = j.matrix.rows();
@@ -55,8 +57,16 @@ struct NewtonWorkspace::LinearSolver {
       return SolveIteratively(bicgstab_diagonal_, *a, j, b, d, o);
     if (o.linear_solver == NewtonLinearSolver::kBiCgStabIlut) return SolveIteratively(bicgstab_ilut_, *a, j, b, d, o);
     if (!SamePattern(*a)) {
-      sparse_lu_.analyzePattern(*a);
       pattern_ = *a;
+      have_pattern_ = true;
+      widths_ = PatternBandwidths(*a);
+      analysed_ = false;
+    }
+    if (o.linear_solver == NewtonLinearSolver::kBand ||
+        (o.linear_solver == NewtonLinearSolver::kAuto && widths_.lower + widths_.upper + 1 <= kAutoBandWidth))
+      return SolveBand(*a, j, b, d);
+    if (!analysed_) {
+      sparse_lu_.analyzePattern(*a);
       analysed_ = true;
       ++analyses_;
     }
@@ -70,8 +80,15 @@ struct NewtonWorkspace::LinearSolver {
     return d.allFinite();
   }
   long analyses_ = 0;
+  long band_factorizations() const { return band_lu_.factorizations(); }
+  /// Room for a pattern copy of up to `nonzeros` entries (a new pattern later in a run does not grow it).
+  void ReservePattern(Eigen::Index nonzeros) { ReserveNonZeros(pattern_, nonzeros); }
   void Reserve(Eigen::Index n) {
     if (z_.size() != n) z_.resize(n);
+    if (pattern_.rows() != n || pattern_.cols() != n) {  // the outer index array of the pattern's copy
+      pattern_.resize(n, n);
+      have_pattern_ = false;
+    }
     if (n <= kDenseLimit && (dense_.rows() != n || dense_.cols() != n)) {
       dense_.resize(n, n);
       dense_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);  // LU, permutation and transpositions sized n
@@ -101,6 +118,17 @@ struct NewtonWorkspace::LinearSolver {
     }
     return true;
   }
+  bool SolveBand(const Eigen::SparseMatrix<double>& a, const NewtonJacobian& j, const Eigen::VectorXd& b,
+                 Eigen::VectorXd& d) {
+    if (!band_lu_.Factor(a, widths_)) return false;  // a zero pivot
+    d = b;
+    if (!band_lu_.SolveInPlace(d)) return false;
+    if (j.u.size() > 0) {
+      z_ = j.u;
+      if (!band_lu_.SolveInPlace(z_) || !ShermanMorrison(j, z_, d)) return false;
+    }
+    return d.allFinite();
+  }
   static bool ShermanMorrison(const NewtonJacobian& j, const Eigen::VectorXd& z, Eigen::VectorXd& d) {
     const double denom = 1.0 + j.w.dot(z);
     if (!(std::abs(denom) > 1e-14)) return false;
@@ -108,7 +136,7 @@ struct NewtonWorkspace::LinearSolver {
     return true;
   }
   bool SamePattern(const Eigen::SparseMatrix<double>& a) const {
-    if (!analysed_ || a.rows() != pattern_.rows() || a.cols() != pattern_.cols() ||
+    if (!have_pattern_ || a.rows() != pattern_.rows() || a.cols() != pattern_.cols() ||
         a.nonZeros() != pattern_.nonZeros())
       return false;
     return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + a.outerSize() + 1, pattern_.outerIndexPtr()) &&
@@ -119,8 +147,11 @@ struct NewtonWorkspace::LinearSolver {
   Eigen::VectorXd z_;
   Eigen::SparseMatrix<double> a_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> sparse_lu_;
-  Eigen::SparseMatrix<double> pattern_;
+  Eigen::SparseMatrix<double> pattern_;  // the last pattern seen, its bandwidths, and whether SparseLU analysed it
+  bool have_pattern_ = false;
+  Bandwidths widths_;
   bool analysed_ = false;
+  BandLu band_lu_;
   Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab_diagonal_;
   Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::IncompleteLUT<double>> bicgstab_ilut_;
 };
@@ -130,6 +161,7 @@ NewtonWorkspace::~NewtonWorkspace() = default;
 NewtonWorkspace::NewtonWorkspace(const NewtonWorkspace&) : NewtonWorkspace() {}
 NewtonWorkspace& NewtonWorkspace::operator=(const NewtonWorkspace&) { return *this; }
 long NewtonWorkspace::sparse_analyses() const { return linear_->analyses_; }
+long NewtonWorkspace::band_factorizations() const { return linear_->band_factorizations(); }
 
 void NewtonWorkspace::Reserve(Eigen::Index n) {
   for (Eigen::VectorXd* v : {&r_, &r_trial_, &d_, &x_trial_, &neg_r_})
@@ -142,6 +174,7 @@ void NewtonWorkspace::Reserve(Eigen::Index n) {
 void NewtonWorkspace::ReserveJacobian(Eigen::Index nonzeros) {
   ReserveNonZeros(jac_.matrix, nonzeros);
   ReserveNonZeros(jac_trial_.matrix, nonzeros);
+  linear_->ReservePattern(nonzeros);
 }
 
 namespace {

@@ -16,8 +16,16 @@
 // StepStatus::kRetrySmallerStep and never accepts it silently.
 //
 // Linear solver of J d = −R (NewtonLinearSolver, scenario key newton_linear_solver): n ≤ 24 always the dense
-// partial-pivoting LU; above that Eigen::SparseLU (kDirect; kAuto, the default, unless the caller resolves it
-// otherwise), or BiCGSTAB [van der Vorst 1992] with a
+// partial-pivoting LU; above that
+//   kBand:   band LU with partial pivoting [Golub & Van Loan 2013, §4.3.5] from SUNDIALS (SUNMatrix_Band +
+//            SUNLinSol_Band, SUNDIALS 6.4 user guide "The SUNLinSol_Band module"): A = P L U with L of lower
+//            bandwidth ml and U of upper bandwidth ≤ ml + mu (the band storage keeps smu = ml + mu rows above the
+//            diagonal for the fill), ~2 n ml (ml + mu) flops, factored in place in storage allocated once per
+//            (n, ml, mu); ml, mu are the pattern's lower and upper bandwidths, computed when the pattern changes;
+//   kDirect: Eigen::SparseLU (COLAMD);
+//   kAuto (default, unless the caller resolves it otherwise): kBand when ml + mu + 1 ≤ kAutoBandWidth (= 16),
+//            else kDirect. The limit is measured (docs/performance.md; tridiagonal bead chain: ml = mu = 1);
+// or BiCGSTAB [van der Vorst 1992] with a
 // Jacobi (diagonal) or an incomplete-LU (IncompleteLUT [Saad 1994]) preconditioner, iterated to
 // ‖J d + R‖₂ ≤ linear_tolerance · ‖R‖₂. An inexact d only changes the iterates: the acceptance test above is
 // the same, so a converged step meets the same tolerance (measured choice: docs/performance.md).
@@ -41,9 +49,12 @@ enum class NonlinearSolverKind { kNewtonSparseLu, kKinsol };
 
 /// How J d = −R is solved above 24 unknowns (below: dense LU whatever this says).
 enum class NewtonLinearSolver {
-  kAuto,              ///< kDirect, except where the caller knows its matrix better (the contact seam's block
-                      ///< Jacobians: kBiCgStabDiagonal, integrators/midpoint_family_integrator.h)
+  kAuto,              ///< kBand for a narrow band (ml + mu + 1 ≤ kAutoBandWidth), else kDirect, except where the
+                      ///< caller knows its matrix better (the contact seam's block Jacobians: kBiCgStabDiagonal,
+                      ///< integrators/midpoint_family_integrator.h)
   kDirect,            ///< Eigen::SparseLU (COLAMD), symbolic analysis reused while the pattern is unchanged
+  kBand,              ///< SUNDIALS band LU (SUNLinSol_Band) at the pattern's bandwidths, whatever they are (storage
+                      ///< n (2 ml + mu + 1) doubles: meant for narrow bands)
   kBiCgStabDiagonal,  ///< Eigen::BiCGSTAB, Jacobi preconditioner
   kBiCgStabIlut,      ///< Eigen::BiCGSTAB, IncompleteLUT preconditioner (drop tolerance and fill Eigen's defaults)
 };
@@ -97,14 +108,18 @@ struct NewtonReport {
 /// entries (first ones and the last, elided in between).
 std::string FormatResidualHistory(const std::vector<double>& history, double tolerance, size_t max_shown = 8);
 
+/// kAuto takes the band LU when the Jacobian's pattern has ml + mu + 1 ≤ this (a tridiagonal one: 3).
+inline constexpr int kAutoBandWidth = 16;
+
 /// Everything one Newton solve stores, kept between solves by a caller that solves many (an implicit
 /// integrator, once per step): iterate, residual and step vectors, the two Jacobians (current and trial), the
-/// report with its residual history, and the linear solver — the dense LU for n ≤ 24 unknowns, or the sparse LU
+/// report with its residual history, and the linear solver — the dense LU for n ≤ 24 unknowns, the band LU whose
+/// SUNDIALS matrix, pivots and solver are re-created only when n or the bandwidths change, or the sparse LU
 /// whose symbolic analysis (COLAMD ordering, SparseLU::analyzePattern) is redone only when the Jacobian's
-/// pattern changes, SparseLU::factorize once per iteration. With a workspace the dense path allocates nothing
-/// once the sizes have been seen (tests/integrators/step_allocation_test.cpp); Eigen's SparseLU::factorize
-/// allocates its supernodal storage on every call (measured, docs/performance.md). Copying a workspace gives an
-/// empty one (it is a cache: results never depend on it).
+/// pattern changes, SparseLU::factorize once per iteration. With a workspace the dense and band paths allocate
+/// nothing once the sizes and the pattern have been seen (tests/integrators/step_allocation_test.cpp); Eigen's
+/// SparseLU::factorize allocates its supernodal storage on every call (measured, docs/performance.md). Copying a
+/// workspace gives an empty one (it is a cache: results never depend on it).
 class NewtonWorkspace {
  public:
   NewtonWorkspace();
@@ -119,6 +134,8 @@ class NewtonWorkspace {
   void Reserve(Eigen::Index n);
   /// Symbolic analyses done by the sparse path (a new pattern each); for tests and benchmarks.
   long sparse_analyses() const;
+  /// Band LU factorizations done (one per linear solve on the band path); for tests and benchmarks.
+  long band_factorizations() const;
 
  private:
   friend const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double step_scale,
