@@ -3,9 +3,10 @@
 //   newmark (keys newmark_beta, newmark_gamma), trapezoidal, hht_alpha (key hht_alpha),
 //   generalized_alpha (key rho_inf)
 // Shared keys: nonlinear_solver = "newton" (Eigen sparse LU, default) | "kinsol" (SUNDIALS KINSOL),
-// newton_max_iterations, newton_linear_solver = "auto" (default: "direct", except BiCGSTAB with a Jacobi
-// preconditioner for the contact seam's block Jacobians) | "direct" (dense LU up to 24 unknowns, Eigen sparse LU
-// above) | "bicgstab_diagonal" | "bicgstab_ilut" (integrators/newton_solver.h).
+// newton_max_iterations, newton_linear_solver = "auto" (default: "band" for a narrow-banded Jacobian, else
+// "direct", except BiCGSTAB with a Jacobi preconditioner for the contact seam's block Jacobians) | "band" (SUNDIALS
+// band LU above 24 unknowns) | "direct" (dense LU up to 24 unknowns, Eigen sparse LU above) | "bicgstab_diagonal" |
+// "bicgstab_ilut" (integrators/newton_solver.h).
 #include <cmath>
 
 #include "core/checks.h"
@@ -33,12 +34,13 @@ ImplicitSchemeOptions ImplicitOptions(const ParameterSet& p) {
   o.newton.max_iterations = static_cast<int>(iters);
   const std::string linear = p.GetString("newton_linear_solver", "auto");
   if (linear == "auto") o.newton.linear_solver = NewtonLinearSolver::kAuto;
+  else if (linear == "band") o.newton.linear_solver = NewtonLinearSolver::kBand;
   else if (linear == "direct") o.newton.linear_solver = NewtonLinearSolver::kDirect;
   else if (linear == "bicgstab_diagonal") o.newton.linear_solver = NewtonLinearSolver::kBiCgStabDiagonal;
   else if (linear == "bicgstab_ilut") o.newton.linear_solver = NewtonLinearSolver::kBiCgStabIlut;
   else
     throw InvalidParameter("newton_linear_solver", "\"" + linear + "\"",
-                           "one of: auto, bicgstab_diagonal, bicgstab_ilut, direct");
+                           "one of: auto, band, bicgstab_diagonal, bicgstab_ilut, direct");
   o.Validate();
   return o;
 }
