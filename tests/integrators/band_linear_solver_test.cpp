@@ -61,6 +61,36 @@ class LinearSystem final : public NewtonSystem {
   Eigen::VectorXd b_, u_, w_;
 };
 
+// One Newton solve of `sys` with a fresh workspace: the result and which linear solver the workspace used.
+struct Solved {
+  NewtonReport report;
+  Eigen::VectorXd x;
+  long band_factorizations = 0;
+  long sparse_analyses = 0;
+};
+
+Solved SolveWith(LinearSystem& sys, NewtonLinearSolver kind) {
+  NewtonOptions o;
+  o.linear_solver = kind;
+  NewtonWorkspace ws;
+  Solved out;
+  out.x = Eigen::VectorXd::Zero(sys.b().size());
+  out.report = SolveNewton(sys, out.x, 1.0, o, ws);
+  out.band_factorizations = ws.band_factorizations();
+  out.sparse_analyses = ws.sparse_analyses();
+  return out;
+}
+
+/// Converged on the band path (no SparseLU analysis) to the dense LU's answer within 1e-13 relative.
+void CheckBandPathMatchesDenseLu(LinearSystem& sys, NewtonLinearSolver kind) {
+  const Solved s = SolveWith(sys, kind);
+  CHECK(s.report.converged);
+  CHECK(s.band_factorizations >= 1);
+  CHECK(s.sparse_analyses == 0);
+  const Eigen::VectorXd reference = Eigen::PartialPivLU<Eigen::MatrixXd>(sys.Dense()).solve(sys.b());
+  CHECK(RelativeError(s.x, reference) < 1e-13);
+}
+
 }  // namespace
 
 TEST_CASE("band LU: tridiagonal and pentadiagonal nonsymmetric n = 200 against dense partial-pivoting LU") {
@@ -91,16 +121,7 @@ TEST_CASE("band LU path of SolveNewton: tridiagonal and pentadiagonal, taken by 
       CAPTURE(half);
       CAPTURE(static_cast<int>(kind));
       LinearSystem sys(RandomBand(kN, half, half, 3u + static_cast<unsigned>(half)), Eigen::VectorXd::Ones(kN));
-      NewtonOptions o;
-      o.linear_solver = kind;
-      NewtonWorkspace ws;
-      Eigen::VectorXd x = Eigen::VectorXd::Zero(kN);
-      const NewtonReport& rep = SolveNewton(sys, x, 1.0, o, ws);
-      CHECK(rep.converged);
-      CHECK(ws.band_factorizations() >= 1);
-      CHECK(ws.sparse_analyses() == 0);
-      const Eigen::VectorXd reference = Eigen::PartialPivLU<Eigen::MatrixXd>(sys.Dense()).solve(sys.b());
-      CHECK(RelativeError(x, reference) < 1e-13);
+      CheckBandPathMatchesDenseLu(sys, kind);
     }
   }
 }
@@ -108,15 +129,7 @@ TEST_CASE("band LU path of SolveNewton: tridiagonal and pentadiagonal, taken by 
 TEST_CASE("band LU path: the rank-one Sherman-Morrison part gives the dense answer") {
   const Eigen::VectorXd u = Eigen::VectorXd::LinSpaced(kN, 0.1, 1.0), w = Eigen::VectorXd::LinSpaced(kN, 1.0, -0.5);
   LinearSystem sys(RandomBand(kN, 1, 1, 11u), Eigen::VectorXd::LinSpaced(kN, 1.0, 3.0), u, w);
-  NewtonOptions o;  // kAuto: tridiagonal A → band
-  NewtonWorkspace ws;
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(kN);
-  const NewtonReport& rep = SolveNewton(sys, x, 1.0, o, ws);
-  CHECK(rep.converged);
-  CHECK(ws.band_factorizations() >= 1);
-  CHECK(ws.sparse_analyses() == 0);
-  const Eigen::VectorXd reference = Eigen::PartialPivLU<Eigen::MatrixXd>(sys.Dense()).solve(sys.b());
-  CHECK(RelativeError(x, reference) < 1e-13);
+  CheckBandPathMatchesDenseLu(sys, NewtonLinearSolver::kAuto);  // tridiagonal A → band
 }
 
 TEST_CASE("band LU path: a singular band matrix is reported as a singular Newton matrix, not a NaN step") {
@@ -125,14 +138,11 @@ TEST_CASE("band LU path: a singular band matrix is reported as a singular Newton
   BandLu lu;
   CHECK_FALSE(lu.Factor(a, PatternBandwidths(a)));
   LinearSystem sys(a, Eigen::VectorXd::Ones(kN));
-  NewtonOptions o;
-  NewtonWorkspace ws;
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(kN);
-  const NewtonReport& rep = SolveNewton(sys, x, 1.0, o, ws);
-  CHECK_FALSE(rep.converged);
-  CHECK(rep.cause == StepFailureCause::kSingularNewtonMatrix);
-  CHECK(ws.band_factorizations() == 1);
-  CHECK(x.allFinite());
+  const Solved s = SolveWith(sys, NewtonLinearSolver::kAuto);
+  CHECK_FALSE(s.report.converged);
+  CHECK(s.report.cause == StepFailureCause::kSingularNewtonMatrix);
+  CHECK(s.band_factorizations == 1);
+  CHECK(s.x.allFinite());
 }
 
 TEST_CASE("linear solver choice: a wide pattern and newton_linear_solver direct take SparseLU") {
@@ -143,22 +153,14 @@ TEST_CASE("linear solver choice: a wide pattern and newton_linear_solver direct 
   a.makeCompressed();
   const Bandwidths widths = PatternBandwidths(a);
   CHECK(widths.lower + widths.upper + 1 > kAutoBandWidth);
-  {
-    LinearSystem sys(a, Eigen::VectorXd::Ones(kN));
-    NewtonWorkspace ws;
-    Eigen::VectorXd x = Eigen::VectorXd::Zero(kN);
-    CHECK(SolveNewton(sys, x, 1.0, NewtonOptions{}, ws).converged);
-    CHECK(ws.band_factorizations() == 0);
-    CHECK(ws.sparse_analyses() == 1);
-  }
-  {
-    LinearSystem sys(RandomBand(kN, 1, 1, 13u), Eigen::VectorXd::Ones(kN));
-    NewtonOptions o;
-    o.linear_solver = NewtonLinearSolver::kDirect;
-    NewtonWorkspace ws;
-    Eigen::VectorXd x = Eigen::VectorXd::Zero(kN);
-    CHECK(SolveNewton(sys, x, 1.0, o, ws).converged);
-    CHECK(ws.band_factorizations() == 0);
-    CHECK(ws.sparse_analyses() == 1);
-  }
+  LinearSystem wide(a, Eigen::VectorXd::Ones(kN));
+  const Solved w = SolveWith(wide, NewtonLinearSolver::kAuto);
+  CHECK(w.report.converged);
+  CHECK(w.band_factorizations == 0);
+  CHECK(w.sparse_analyses == 1);
+  LinearSystem tridiagonal(RandomBand(kN, 1, 1, 13u), Eigen::VectorXd::Ones(kN));
+  const Solved d = SolveWith(tridiagonal, NewtonLinearSolver::kDirect);
+  CHECK(d.report.converged);
+  CHECK(d.band_factorizations == 0);
+  CHECK(d.sparse_analyses == 1);
 }
