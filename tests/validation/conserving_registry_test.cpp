@@ -39,6 +39,22 @@ TEST_CASE("conserving registry: contract of every registered implicit scheme") {
   }
 }
 
+TEST_CASE("conserving registry: newton_linear_solver accepts band, and a bad value names key, value and valid values") {
+  for (const char* value : {"auto", "band", "direct", "bicgstab_diagonal", "bicgstab_ilut"}) {
+    CAPTURE(value);
+    ParameterSet p;
+    p.Set("newton_linear_solver", std::string(value));
+    CHECK_NOTHROW((void)IntegratorRegistry().Get("simo_tarnow").make(p));
+  }
+  ParameterSet bad;
+  bad.Set("newton_linear_solver", std::string("banded"));
+  CHECK_THROWS_AS((void)IntegratorRegistry().Get("simo_tarnow").make(bad), InvalidParameter);
+  CHECK_THROWS_WITH((void)IntegratorRegistry().Get("simo_tarnow").make(bad),
+                    doctest::Contains("newton_linear_solver = \"banded\""));
+  CHECK_THROWS_WITH((void)IntegratorRegistry().Get("simo_tarnow").make(bad),
+                    doctest::Contains("auto, band, bicgstab_diagonal, bicgstab_ilut, direct"));
+}
+
 TEST_CASE("conserving registry: bad keys are named") {
   ParameterSet p;
   p.Set("nonlinear_solver", std::string("broyden"));
