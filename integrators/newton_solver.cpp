@@ -62,8 +62,18 @@ struct NewtonWorkspace::LinearSolver {
       widths_ = PatternBandwidths(*a);
       analysed_ = false;
     }
-    if (o.linear_solver == NewtonLinearSolver::kBand ||
-        (o.linear_solver == NewtonLinearSolver::kAuto && widths_.lower + widths_.upper + 1 <= kAutoBandWidth))
+    if (o.linear_solver == NewtonLinearSolver::kBand) {
+      // Band storage is n (2 ml + mu + 1) doubles: a wide pattern asked for explicitly would exhaust memory.
+      const double storage = static_cast<double>(n) * static_cast<double>(2 * widths_.lower + widths_.upper + 1);
+      if (storage > kMaxBandStorage)
+        throw InvalidParameter("newton_linear_solver", "\"band\"",
+                               "a Newton matrix whose band storage n (2 ml + mu + 1) <= " +
+                                   InvalidParameter::FormatNumber(kMaxBandStorage) + " doubles; this one has n = " +
+                                   std::to_string(n) + ", ml = " + std::to_string(widths_.lower) + ", mu = " +
+                                   std::to_string(widths_.upper) + " (use auto or direct)");
+      return SolveBand(*a, j, b, d);
+    }
+    if (o.linear_solver == NewtonLinearSolver::kAuto && widths_.lower + widths_.upper + 1 <= kAutoBandWidth)
       return SolveBand(*a, j, b, d);
     if (!analysed_) {
       sparse_lu_.analyzePattern(*a);
@@ -97,6 +107,8 @@ struct NewtonWorkspace::LinearSolver {
 
  private:
   static constexpr Eigen::Index kDenseLimit = 24;
+  /// Band storage (doubles) above which an explicit "band" request is refused: 2²⁷ doubles = 1 GiB.
+  static constexpr double kMaxBandStorage = 134217728.0;
   /// An iterate of BiCGSTAB is accepted when its relative residual is below this even if the requested
   /// linear_tolerance was not reached (round-off floor); Newton's own test judges the result.
   static constexpr double kIterativeAcceptance = 1e-8;

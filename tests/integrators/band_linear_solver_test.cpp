@@ -7,6 +7,7 @@
 #include <Eigen/LU>
 #include <random>
 
+#include "core/errors.h"
 #include "integrators/band_lu.h"
 #include "integrators/newton_solver.h"
 
@@ -163,4 +164,19 @@ TEST_CASE("linear solver choice: a wide pattern and newton_linear_solver direct 
   CHECK(d.report.converged);
   CHECK(d.band_factorizations == 0);
   CHECK(d.sparse_analyses == 1);
+}
+
+TEST_CASE("band LU path: newton_linear_solver band on a pattern too wide for band storage is refused by name") {
+  // A periodic chain of 12 000 unknowns: ml = mu = n − 1, band storage n (3n − 2) ≈ 4.3e8 doubles (3.5 GB).
+  constexpr int n = 12000;
+  Eigen::SparseMatrix<double> a = RandomBand(n, 1, 1, 17u);
+  a.coeffRef(0, n - 1) = 0.25;
+  a.coeffRef(n - 1, 0) = -0.25;
+  a.makeCompressed();
+  LinearSystem wide(a, Eigen::VectorXd::Ones(n));
+  CHECK_THROWS_WITH_AS(SolveWith(wide, NewtonLinearSolver::kBand), doctest::Contains("newton_linear_solver"),
+                       InvalidParameter);
+  const Solved automatic = SolveWith(wide, NewtonLinearSolver::kAuto);  // auto takes SparseLU for it
+  CHECK(automatic.report.converged);
+  CHECK(automatic.band_factorizations == 0);
 }
