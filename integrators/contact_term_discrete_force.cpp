@@ -269,7 +269,7 @@ IntegratorTraits QuotientDiscreteGradient::EnergyMomentumTraits(std::string refe
 void QuotientDiscreteGradient::Prepare(const ConstantMassSystem& system) {
   // A potential that is not a sum of scalar-gap terms (the ECC volume law of ellipsoid_wall) has no gap or
   // invariant quotient: its discrete gradient is Gonzalez's Cartesian one (docs/conserving-schemes.md).
-  structure_ = dynamic_cast<const PairPotentialStructure*>(&system);
+  structure_ = as_structure_(system);
   // A new step (a new q_n, possibly a new model): the step-start values are evaluated anew.
   if (structure_) memo_.Reset(structure_->ContactTerms().size());
 }

@@ -76,6 +76,7 @@ class QuotientDiscreteGradient : public MidpointFamilyIntegrator {
                              double h, DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const override;
   DiscreteGradientForm form_;
   const PairPotentialStructure* structure_ = nullptr;
+  CachedDowncast<PairPotentialStructure> as_structure_;
   mutable StepStartMemo memo_;  ///< W(δ_n), Φ(δ_n) of the current step (Reset in Prepare)
 };
 

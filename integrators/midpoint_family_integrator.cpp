@@ -241,7 +241,7 @@ void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system
   // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
   std::size_t bound = system.MaxSparseEntries();
   if (bound == 0)
-    if (const auto* s = dynamic_cast<const PairPotentialStructure*>(&system)) bound = StructureMaxSparseEntries(*s);
+    if (const auto* s = as_structure_(system)) bound = StructureMaxSparseEntries(*s);
   if (bound == w.reserved_entries && n == w.reserved_n) return;
   w.reserved_entries = bound;
   w.reserved_n = n;
@@ -252,15 +252,15 @@ void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system
 }
 
 StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
-  if (const auto* contacts = dynamic_cast<const DiscreteContactSystem*>(&system))
-    return DoContactStep(system, *contacts, state, h);
-  if (state.q.size() != state.v.size() && !dynamic_cast<const ConstantMassSystem*>(&system))
+  // The model's interfaces, resolved once per model (CachedDowncast), not once per step.
+  if (const auto* contacts = as_contacts_(system)) return DoContactStep(system, *contacts, state, h);
+  const ConstantMassSystem* cms_ptr = as_constant_mass_(system);
+  if (state.q.size() != state.v.size() && !cms_ptr)
     throw InvalidParameter("integrator", "\"" + name() + "\" on model \"" + system.name() + "\"",
                            "a model with q' = v and a constant mass matrix; this model rotates in 3-D with unit "
                            "quaternions (q' = N(q) v, inertia not constant in these coordinates), which needs a "
                            "rotation-aware energy-momentum scheme (lie_poisson_midpoint, docs/rotation.md)");
   // name() builds a std::string (heap for names over 15 characters): only on the error path.
-  const auto* cms_ptr = dynamic_cast<const ConstantMassSystem*>(&system);
   const ConstantMassSystem& cms = cms_ptr ? *cms_ptr : RequireConstantMassSystem(system, name());
   Prepare(cms);
   const MechanicalState& before = step_start();  // the state at the start of this step (kept by Step)

@@ -21,11 +21,14 @@
 // step's books (damping, friction and generated work, the new history) come from the converged evaluation.
 #pragma once
 
+#include <typeinfo>
+
 #include "contact/contact_law.h"
 #include "integrators/integrator.h"
 #include "integrators/newton_solver.h"
 #include "system/constant_mass_system.h"
 #include "system/discrete_contact_system.h"
+#include "system/pair_potential_structure.h"
 
 namespace impactlab {
 
@@ -67,6 +70,28 @@ struct ContactStepWorkspace {
   SparseAssembler assembler;
 };
 
+/// dynamic_cast<const To*>(&object), recomputed only when the object's address or dynamic type differs from the
+/// last call's (the cast's result depends on nothing else): an implicit step resolves its model's interfaces once
+/// per run instead of once per step (a failed cross cast walks the whole class hierarchy).
+template <class To>
+class CachedDowncast {
+ public:
+  template <class From>
+  const To* operator()(const From& object) {
+    if (&object != static_cast<const void*>(object_) || type_ == nullptr || typeid(object) != *type_) {
+      object_ = &object;
+      type_ = &typeid(object);
+      cast_ = dynamic_cast<const To*>(&object);
+    }
+    return cast_;
+  }
+
+ private:
+  const void* object_ = nullptr;
+  const std::type_info* type_ = nullptr;
+  const To* cast_ = nullptr;
+};
+
 class MidpointFamilyIntegrator : public Integrator {
  public:
   const ImplicitSchemeOptions& options() const { return options_; }
@@ -100,6 +125,9 @@ class MidpointFamilyIntegrator : public Integrator {
   void ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n);
   ImplicitSchemeOptions options_;
   StepWorkspace work_;
+  CachedDowncast<DiscreteContactSystem> as_contacts_;
+  CachedDowncast<ConstantMassSystem> as_constant_mass_;
+  CachedDowncast<PairPotentialStructure> as_structure_;
 };
 
 /// One midpoint step q_n → q_{n+1} of a DiscreteContactSystem: Newton on
