@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -34,11 +35,14 @@ class MidpointResidual final : public NewtonSystem {
  public:
   MidpointResidual(Force force, const Eigen::VectorXd& mass, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                    const Eigen::VectorXd& f_ext, double h, const Eigen::VectorXd& inertia_diagonal,
-                   Eigen::VectorXd& dq, Eigen::VectorXd& inertia, DiscreteForceEvaluation& eval)
+                   Eigen::VectorXd& dq, Eigen::VectorXd& inertia, DiscreteForceEvaluation& eval,
+                   Eigen::VectorXd& evaluated_at)
       : force_(force), m_(mass), q0_(q0), v0_(v0), f_ext_(f_ext), h_(h), inertia_diagonal_(inertia_diagonal),
-        dq_(dq), inertia_(inertia), eval_(eval) {}
+        dq_(dq), inertia_(inertia), eval_(eval), evaluated_at_(evaluated_at) {}
   double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
     force_(q1, eval_, j);
+    evaluated_at_ = q1;  // eval_ is F̄ at this q₁ (DoStep reuses it when Newton returns this very iterate)
+    evaluated_ = true;
     dq_ = q1 - q0_;
     inertia_ = (2.0 / (h_ * h_)) * m_.cwiseProduct(dq_ - h_ * v0_);
     r = inertia_ + eval_.force - f_ext_;
@@ -56,6 +60,11 @@ class MidpointResidual final : public NewtonSystem {
                      f_ext_.lpNorm<Eigen::Infinity>();
     return s;
   }
+  /// True when the last evaluation of this step was made at exactly `q1` (bit for bit): `eval` is then F̄(q_n, q1).
+  bool LastEvaluatedAt(const Eigen::VectorXd& q1) const {
+    return evaluated_ && evaluated_at_.size() == q1.size() &&
+           std::memcmp(evaluated_at_.data(), q1.data(), sizeof(double) * static_cast<size_t>(q1.size())) == 0;
+  }
 
  private:
   Force force_;
@@ -64,6 +73,8 @@ class MidpointResidual final : public NewtonSystem {
   const Eigen::VectorXd& inertia_diagonal_;
   Eigen::VectorXd &dq_, &inertia_;
   DiscreteForceEvaluation& eval_;
+  Eigen::VectorXd& evaluated_at_;
+  bool evaluated_ = false;
 };
 
 // Above this many unknowns a model offering DiscreteContactJacobian gets the sparse block Jacobian; at or below it
@@ -235,7 +246,7 @@ void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (
 
 void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {
   StepWorkspace& w = work_;
-  for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.dq, &w.inertia, &w.inertia_diagonal})
+  for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.dq, &w.inertia, &w.inertia_diagonal, &w.evaluated_at})
     if (v->size() != n) v->resize(n);
   // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
   // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
@@ -275,7 +286,7 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
     ++stats_.rhs_evaluations;
   };
   MidpointResidual<decltype(force)> residual(force, w.mass, before.q, before.v, w.f_ext, h, w.inertia_diagonal, w.dq,
-                                             w.inertia, w.eval);
+                                             w.inertia, w.eval, w.evaluated_at);
   // Predictor: the explicit Verlet position q_n + h v_n + h²/2 a_n (error O(h³) instead of O(h²) for the
   // q_n + h v_n of docs/theory.md §7: one RHS evaluation saves about one Newton iteration, docs/performance.md).
   system.Acceleration(before, w.a0);
@@ -294,10 +305,13 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
     result.message = name() + ": " + rep.message;
     return result;
   }
-  // The dissipation of the converged iterate (re-evaluated: the solver's last call may be a trial point).
-  DiscreteForceEvaluation& final_eval = w.final_eval;
+  // F̄ and the dissipation of the converged iterate: the solver's last evaluation when it was made at this very
+  // q₁ (bit for bit; F̄ and D do not depend on whether the Jacobian was formed with them), else re-evaluated (the
+  // last call was a trial point, e.g. a backtracking step).
   const Eigen::VectorXd& q1 = w.q1;
-  EvaluateDiscreteForce(cms, before.q, q1, h, final_eval, nullptr);
+  const bool last_at_q1 = residual.LastEvaluatedAt(q1);
+  if (!last_at_q1) EvaluateDiscreteForce(cms, before.q, q1, h, w.final_eval, nullptr);
+  const DiscreteForceEvaluation& final_eval = last_at_q1 ? w.eval : w.final_eval;
   const Eigen::VectorXd& f_ext = w.f_ext;
   const Eigen::VectorXd& mass = w.mass;
   // v_{n+1} from the momentum balance M Δv = −h (F̄ − f_ext) rather than from 2Δq/h − v_n: the two agree up

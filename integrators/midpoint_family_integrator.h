@@ -117,6 +117,7 @@ class MidpointFamilyIntegrator : public Integrator {
   struct StepWorkspace {
     NewtonWorkspace newton;
     Eigen::VectorXd mass, f_ext, a0, q1, dq, inertia, inertia_diagonal;
+    Eigen::VectorXd evaluated_at;  ///< the q₁ of `eval` (the Newton solve's last evaluation)
     DiscreteForceEvaluation eval, final_eval;
     ContactStepWorkspace contact;
     std::size_t reserved_entries = 0;
