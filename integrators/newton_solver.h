@@ -78,7 +78,9 @@ class NewtonSystem {
   /// true: the Jacobian costs much more than the residual (e.g. the contact seam's per-contact forward differences),
   /// so a full Newton step is evaluated without it and the Jacobian is formed only when another iteration needs it
   /// (one more residual evaluation then); the converged iterate's Jacobian is never formed. The iterates are the
-  /// same either way. false (default): the step is evaluated with its Jacobian, reused by the next iteration.
+  /// same either way. false (default): the step is evaluated with its Jacobian, reused by the next iteration, except
+  /// a step predicted to converge (quadratic rate from the last two residuals, newton_solver.cpp): that one is
+  /// evaluated without it, and the Jacobian is formed at the same point afterwards only if the prediction fails.
   virtual bool defer_jacobian() const { return false; }
 };
 
