@@ -38,7 +38,9 @@ class MidpointResidual final : public NewtonSystem {
                    Eigen::VectorXd& dq, Eigen::VectorXd& inertia, DiscreteForceEvaluation& eval,
                    Eigen::VectorXd& evaluated_at)
       : force_(force), m_(mass), q0_(q0), v0_(v0), f_ext_(f_ext), h_(h), inertia_diagonal_(inertia_diagonal),
-        dq_(dq), inertia_(inertia), eval_(eval), evaluated_at_(evaluated_at) {}
+        dq_(dq), inertia_(inertia), eval_(eval), evaluated_at_(evaluated_at),
+        momentum_scale_((2.0 / h) * mass.cwiseProduct(v0).lpNorm<Eigen::Infinity>()),
+        f_ext_scale_(f_ext.lpNorm<Eigen::Infinity>()) {}
   double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
     force_(q1, eval_, j);
     evaluated_at_ = q1;  // eval_ is F̄ at this q₁ (DoStep reuses it when Newton returns this very iterate)
@@ -54,10 +56,11 @@ class MidpointResidual final : public NewtonSystem {
     }
     // The inertia term's round-off floor is set by the representation of q₁ itself (ulp(q₁) · 2m/h²),
     // not by |Δq|: include ‖m q₁‖ so that Newton stops at the floor instead of cycling below it.
+    // The step-start terms (2/h)‖M v_n‖∞ and ‖f_ext‖∞ are computed once per step (constructor), summed in the
+    // same order as before.
     const double s = (2.0 / (h_ * h_)) * (m_.cwiseProduct(dq_).lpNorm<Eigen::Infinity>() +
                                           m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>()) +
-                     (2.0 / h_) * m_.cwiseProduct(v0_).lpNorm<Eigen::Infinity>() + eval_.scale +
-                     f_ext_.lpNorm<Eigen::Infinity>();
+                     momentum_scale_ + eval_.scale + f_ext_scale_;
     return s;
   }
   /// True when the last evaluation of this step was made at exactly `q1` (bit for bit): `eval` is then F̄(q_n, q1).
@@ -75,6 +78,7 @@ class MidpointResidual final : public NewtonSystem {
   DiscreteForceEvaluation& eval_;
   Eigen::VectorXd& evaluated_at_;
   bool evaluated_ = false;
+  double momentum_scale_, f_ext_scale_;  // the residual scale's step-start part (see Evaluate)
 };
 
 // Above this many unknowns a model offering DiscreteContactJacobian gets the sparse block Jacobian; at or below it
