@@ -16,6 +16,9 @@
 // momentum are conserved exactly; energy: ΔK = −Σ s_k Δδ_k = −ΔW − D_n. (Algebraically the two pair
 // forms coincide, since ΔC = 2 r̄ Δr; they differ only in where the degenerate-step fallback is taken,
 // δ-space or C-space.) The Jacobian ∂F̄/∂q_{n+1} is exact (derived in docs/conserving-schemes.md).
+// Cost: Newton evaluates F̄(q_n, ·) several times per step with the same q_n; the step-start values W(δ_n), Φ(δ_n)
+// come from a StepStartMemo (keyed by the exact δ_n, reset once per step), and each quotient evaluates f(δ₀) and
+// f(δ₁) once (value and round-off noise share them): the same operations on the same inputs, bitwise the same F̄.
 #pragma once
 
 #include "contact/contact_law.h"  // DiscreteGradientForm

@@ -11,7 +11,10 @@
 //   J = 2M/h² + ∂F̄/∂q_{n+1},
 // then v_{n+1} = v_n − h M⁻¹ (F̄ − f_ext) (the momentum balance; equal to 2Δq/h − v_n up to the residual). Energy: H_{n+1} − H_n = −(ΔV-error of F̄) − D_n + Δq·f_ext + Δq·R, where
 // D_n ≥ 0 is the work of the scheme's own damping force, D_n = Δqᵀ C̄ Δq / h, added to
-// MechanicalState::dissipated. Non-convergence → StepStatus::kRetrySmallerStep (state restored by Step()).
+// MechanicalState::dissipated; F̄ and D_n of the converged iterate are those of Newton's last evaluation when it was
+// made at that very q_{n+1} (checked bit for bit), else re-evaluated. The residual scale's step-start terms and the
+// model's interfaces (CachedDowncast) are computed once per step and once per model respectively.
+// Non-convergence → StepStatus::kRetrySmallerStep (state restored by Step()).
 // Models must implement ConstantMassSystem (M diagonal) or DiscreteContactSystem (contacts with friction, spin
 // or history through the contact seam, system/discrete_contact_system.h); otherwise the step throws. On a
 // DiscreteContactSystem the scheme's contact_form() is handed to the model, which evaluates F̄ contact by contact

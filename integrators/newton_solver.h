@@ -14,6 +14,9 @@
 //   ‖α d‖∞ ≤ step_tolerance · step_scale and ‖R‖∞ ≤ stagnation_tolerance · scale  (round-off floor).
 // Anything else after max_iterations is reported as not converged: the caller turns it into
 // StepStatus::kRetrySmallerStep and never accepts it silently.
+// Jacobians: the full step is evaluated with J (it serves the next iteration), unless quadratic convergence from
+// the last two relative residuals predicts it converges (e_k³/e_{k−1}² ≤ residual_tolerance); J is then formed
+// at that point afterwards only if the prediction fails. The iterates do not depend on it, only the evaluation count.
 //
 // Linear solver of J d = −R (NewtonLinearSolver, scenario key newton_linear_solver): n ≤ 24 always the dense
 // partial-pivoting LU; above that Eigen::SparseLU (kDirect; kAuto, the default, unless the caller resolves it
