@@ -3,10 +3,10 @@
 #include "integrators/gonzalez_discrete_gradient.h"
 
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <vector>
 
-#include "contact/discrete_derivative.h"
 #include "core/errors.h"
 
 namespace impactlab {
@@ -53,28 +53,66 @@ bool GapsCoincide(double d0, double d1) {
 
 // `difference` is b − a when the caller has it more accurately than the rounded b − a (the invariant
 // form: C₁ − C₀ = 2 d_{n+½}·Δd is exact to ε·ΔC, whereas (C₀ + ΔC) − C₀ is only exact to ε·C₀).
+// `fa`, when given, is f(a) already known (the step-start value of StepStartMemo). f(a) and f(b) are evaluated
+// at most once each (the quotient and its noise share them): the same operations on the same inputs as the
+// difference quotient of lib/contact/discrete_derivative.h, whose guard (scale 0) the caller has decided with
+// the same rule (GapsCoincide), so the values are bitwise those of DiscreteDerivative.
 template <class F, class DF, class DDF>
 Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b, bool fallback,
-                    std::optional<double> difference = std::nullopt) {
+                    std::optional<double> difference = std::nullopt, const double* fa = nullptr) {
   Quotient q;
   const double diff = difference ? *difference : b - a;
   q.fallback = fallback || diff == 0.0;
-  // The difference quotient of lib/contact/discrete_derivative.h (written out when the denominator is
-  // supplied exactly); the guard is decided by the caller with the same rule.
-  q.value = q.fallback     ? df(0.5 * (a + b))
-            : difference ? (f(b) - f(a)) / diff
-                         : DiscreteDerivative(f, df, a, b, 0.0, kQuotientThreshold);  // same guard rule
-  q.d_db = q.fallback ? 0.5 * ddf(0.5 * (a + b)) : (df(b) - q.value) / diff;
-  if (!q.fallback) q.noise = (std::abs(f(a)) + std::abs(f(b))) / std::abs(diff);
+  if (q.fallback) {
+    q.value = df(0.5 * (a + b));
+    q.d_db = 0.5 * ddf(0.5 * (a + b));
+    return q;
+  }
+  const double f_a = fa ? *fa : f(a), f_b = f(b);
+  q.value = (f_b - f_a) / diff;
+  q.d_db = (df(b) - q.value) / diff;
+  q.noise = (std::abs(f_a) + std::abs(f_b)) / std::abs(diff);
   return q;
 }
 
+// The gap-form quotients W̄'(δ₀, δ₁) and c̄(δ₀, δ₁) of one term (wall terms, and pair terms of form kGapQuotient),
+// with W(δ₀), Φ(δ₀) from `start` when given.
+struct GapQuotients {
+  Quotient w, c;
+};
+GapQuotients GapFormQuotients(const NormalContactLaw& law, const DampingLaw& damper, double d0, double d1,
+                              const StepStartMemo::Values* start) {
+  const bool coincide = GapsCoincide(d0, d1);
+  return {QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
+                     [&](double d) { return law.Stiffness(d); }, d0, d1, coincide, std::nullopt,
+                     start && !coincide ? &start->potential : nullptr),
+          QuotientOf([&](double d) { return damper.DissipationPotential(d); },
+                     [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; }, d0, d1, coincide,
+                     std::nullopt, start && !coincide ? &start->dissipation_potential : nullptr)};
+}
 
 }  // namespace
 
+void StepStartMemo::Reset(std::size_t terms) {
+  if (entries_.size() < terms) entries_.resize(terms);
+  ++epoch_;  // every entry stored before is stale (entries start at epoch 0, epoch_ is ≥ 1 from here on)
+}
+
+const StepStartMemo::Values& StepStartMemo::At(std::size_t index, double d0, const NormalContactLaw& law,
+                                               const DampingLaw& damper) {
+  Entry& e = entries_[index];
+  // Bitwise equality of the key (== would identify −0.0 with +0.0 and could never match a NaN).
+  if (e.epoch != epoch_ || std::memcmp(&e.d0, &d0, sizeof d0) != 0) {
+    e.d0 = d0;
+    e.epoch = epoch_;
+    e.values = {law.Potential(d0), damper.DissipationPotential(d0)};
+  }
+  return e.values;
+}
+
 void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
                                       const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double h,
-                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian) {
+                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian, StepStartMemo* memo) {
   const Eigen::Index n = q0.size();
   out.force.setZero(n);
   out.dissipation = 0.0;
@@ -91,19 +129,20 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   if (jacobian) trip.reserve(4 * count);
   auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
 
+  // W(δ₀), Φ(δ₀) of term k: from the memo when there is one (a pointer to them), else nullptr (evaluated inline).
+  auto step_start = [&](size_t k, double d0) -> const StepStartMemo::Values* {
+    return memo ? &memo->At(k, d0, *terms[k].elastic, *terms[k].damping) : nullptr;
+  };
   for (size_t index = 0; index < count; ++index) {
-    const ContactTerm& t = terms[subset ? static_cast<size_t>((*subset)[index]) : index];
+    const size_t term_index = subset ? static_cast<size_t>((*subset)[index]) : index;
+    const ContactTerm& t = terms[term_index];
     const NormalContactLaw& law = *t.elastic;
     const DampingLaw& damper = *t.damping;
     if (t.kind == ContactTerm::Kind::kWall) {
       const double d0 = ContactOverlap(t, q0), d1 = ContactOverlap(t, q1);
       if (d0 <= 0.0 && d1 <= 0.0 && law.Potential(d0) == 0.0 && law.Potential(d1) == 0.0) continue;
-      const Quotient w = QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
-                                    [&](double d) { return law.Stiffness(d); }, d0, d1,
-                                    GapsCoincide(d0, d1));
-      const Quotient c = QuotientOf([&](double d) { return damper.DissipationPotential(d); },
-                                    [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; },
-                                    d0, d1, GapsCoincide(d0, d1));
+      const GapQuotients g = GapFormQuotients(law, damper, d0, d1, step_start(term_index, d0));
+      const Quotient &w = g.w, &c = g.c;
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
       out.dissipation += c.value * dd * dd / h;
@@ -133,12 +172,8 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
     Mat3 block;
     double noise = 0.0;  // magnitude of the cancelling terms in fb's entries
     if (form == DiscreteGradientForm::kGapQuotient) {
-      const Quotient w = QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
-                                    [&](double d) { return law.Stiffness(d); }, d0, d1,
-                                    GapsCoincide(d0, d1));
-      const Quotient c = QuotientOf([&](double d) { return damper.DissipationPotential(d); },
-                                    [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; },
-                                    d0, d1, GapsCoincide(d0, d1));
+      const GapQuotients g = GapFormQuotients(law, damper, d0, d1, step_start(term_index, d0));
+      const Quotient &w = g.w, &c = g.c;
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
       out.dissipation += c.value * dd * dd / h;
@@ -180,8 +215,11 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       };
       const bool coincide = GapsCoincide(d0, d1);
       const double exact_dc = 2.0 * dmid.dot(ddv);
-      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1, coincide, exact_dc);
-      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide, exact_dc);
+      // wt(c₀) = W(δ₀) and pt(c₀) = Φ(δ₀) (the accurate gap at the end point): the step-start values.
+      const StepStartMemo::Values* start = coincide ? nullptr : step_start(term_index, d0);
+      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1, coincide, exact_dc, start ? &start->potential : nullptr);
+      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide, exact_dc,
+                                    start ? &start->dissipation_potential : nullptr);
       // Φ-form in the invariant: damping force (ΔΦ/ΔC)(Δδ/h) ∇C(q_{n+½}), i.e. c̄ g gᵀ v with
       // g = ∇̄δ = (Δδ/ΔC) ∇C(q_{n+½}); its work is D = (ΔΦ/ΔC) Δδ ΔC / h = ΔΦ Δδ / h ≥ 0.
       const double dd = d1 - d0, dc = exact_dc;
@@ -231,14 +269,16 @@ IntegratorTraits QuotientDiscreteGradient::EnergyMomentumTraits(std::string refe
 void QuotientDiscreteGradient::Prepare(const ConstantMassSystem& system) {
   // A potential that is not a sum of scalar-gap terms (the ECC volume law of ellipsoid_wall) has no gap or
   // invariant quotient: its discrete gradient is Gonzalez's Cartesian one (docs/conserving-schemes.md).
-  structure_ = dynamic_cast<const PairPotentialStructure*>(&system);
+  structure_ = as_structure_(system);
+  // A new step (a new q_n, possibly a new model): the step-start values are evaluated anew.
+  if (structure_) memo_.Reset(structure_->ContactTerms().size());
 }
 
 void QuotientDiscreteGradient::EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
                                                      const Eigen::VectorXd& q1, double h,
                                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const {
   if (!structure_) return EvaluateGonzalezDiscreteForce(system, q0, q1, h, out, jacobian);
-  EvaluateContactTermDiscreteForce(*structure_, form_, q0, q1, h, out, jacobian);
+  EvaluateContactTermDiscreteForce(*structure_, form_, q0, q1, h, out, jacobian, &memo_);
 }
 
 }  // namespace impactlab

@@ -16,6 +16,9 @@
 // momentum are conserved exactly; energy: ΔK = −Σ s_k Δδ_k = −ΔW − D_n. (Algebraically the two pair
 // forms coincide, since ΔC = 2 r̄ Δr; they differ only in where the degenerate-step fallback is taken,
 // δ-space or C-space.) The Jacobian ∂F̄/∂q_{n+1} is exact (derived in docs/conserving-schemes.md).
+// Cost: Newton evaluates F̄(q_n, ·) several times per step with the same q_n; the step-start values W(δ_n), Φ(δ_n)
+// come from a StepStartMemo (keyed by the exact δ_n, reset once per step), and each quotient evaluates f(δ₀) and
+// f(δ₁) once (value and round-off noise share them): the same operations on the same inputs, bitwise the same F̄.
 #pragma once
 
 #include "contact/contact_law.h"  // DiscreteGradientForm
@@ -24,9 +27,37 @@
 
 namespace impactlab {
 
+/// The step-start values W_k(δ_k,n) and Φ_k(δ_k,n) of each term, kept between the evaluations of one step (Newton
+/// evaluates F̄(q_n, ·) 5–6 times per step with the same q_n). An entry is used only when its δ equals the
+/// requested δ bit for bit and it was stored since the last Reset(), so a hit returns exactly what the law would
+/// (same function, same input); Reset() whenever the structure or its laws may have changed (once per step).
+/// A cache: results never depend on it.
+class StepStartMemo {
+ public:
+  /// Forget every entry; `terms` is the structure's term count (storage grows only when it grows).
+  void Reset(std::size_t terms);
+  /// W(δ) and Φ(δ) of term `index` (its laws `law`, `damper`) at δ = `d0`.
+  struct Values {
+    double potential, dissipation_potential;
+  };
+  const Values& At(std::size_t index, double d0, const NormalContactLaw& law, const DampingLaw& damper);
+
+ private:
+  struct Entry {
+    double d0 = 0.0;
+    unsigned long epoch = 0;  // valid when equal to epoch_
+    Values values{};
+  };
+  std::vector<Entry> entries_;
+  unsigned long epoch_ = 0;
+};
+
+/// F̄ and (when `jacobian` is non-null) ∂F̄/∂q1; `memo`, when given, serves the step-start values W(δ_n), Φ(δ_n)
+/// (the results are bitwise the same with or without it).
 void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
                                       const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double h,
-                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian);
+                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian,
+                                      StepStartMemo* memo = nullptr);
 
 /// The shared machinery of the two quotient schemes (Simo–Tarnow: form kGapQuotient; Gonzalez invariant: form
 /// kInvariantQuotient): the discrete force above on pair-potential models, Gonzalez's Cartesian discrete gradient
@@ -48,6 +79,8 @@ class QuotientDiscreteGradient : public MidpointFamilyIntegrator {
                              double h, DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const override;
   DiscreteGradientForm form_;
   const PairPotentialStructure* structure_ = nullptr;
+  CachedDowncast<PairPotentialStructure> as_structure_;
+  mutable StepStartMemo memo_;  ///< W(δ_n), Φ(δ_n) of the current step (Reset in Prepare)
 };
 
 /// The structure behind `system`, or InvalidParameter naming the integrator.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -34,11 +35,16 @@ class MidpointResidual final : public NewtonSystem {
  public:
   MidpointResidual(Force force, const Eigen::VectorXd& mass, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                    const Eigen::VectorXd& f_ext, double h, const Eigen::VectorXd& inertia_diagonal,
-                   Eigen::VectorXd& dq, Eigen::VectorXd& inertia, DiscreteForceEvaluation& eval)
+                   Eigen::VectorXd& dq, Eigen::VectorXd& inertia, DiscreteForceEvaluation& eval,
+                   Eigen::VectorXd& evaluated_at)
       : force_(force), m_(mass), q0_(q0), v0_(v0), f_ext_(f_ext), h_(h), inertia_diagonal_(inertia_diagonal),
-        dq_(dq), inertia_(inertia), eval_(eval) {}
+        dq_(dq), inertia_(inertia), eval_(eval), evaluated_at_(evaluated_at),
+        momentum_scale_((2.0 / h) * mass.cwiseProduct(v0).lpNorm<Eigen::Infinity>()),
+        f_ext_scale_(f_ext.lpNorm<Eigen::Infinity>()) {}
   double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
     force_(q1, eval_, j);
+    evaluated_at_ = q1;  // eval_ is F̄ at this q₁ (DoStep reuses it when Newton returns this very iterate)
+    evaluated_ = true;
     dq_ = q1 - q0_;
     inertia_ = (2.0 / (h_ * h_)) * m_.cwiseProduct(dq_ - h_ * v0_);
     r = inertia_ + eval_.force - f_ext_;
@@ -50,11 +56,17 @@ class MidpointResidual final : public NewtonSystem {
     }
     // The inertia term's round-off floor is set by the representation of q₁ itself (ulp(q₁) · 2m/h²),
     // not by |Δq|: include ‖m q₁‖ so that Newton stops at the floor instead of cycling below it.
+    // The step-start terms (2/h)‖M v_n‖∞ and ‖f_ext‖∞ are computed once per step (constructor), summed in the
+    // same order as before.
     const double s = (2.0 / (h_ * h_)) * (m_.cwiseProduct(dq_).lpNorm<Eigen::Infinity>() +
                                           m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>()) +
-                     (2.0 / h_) * m_.cwiseProduct(v0_).lpNorm<Eigen::Infinity>() + eval_.scale +
-                     f_ext_.lpNorm<Eigen::Infinity>();
+                     momentum_scale_ + eval_.scale + f_ext_scale_;
     return s;
+  }
+  /// True when the last evaluation of this step was made at exactly `q1` (bit for bit): `eval` is then F̄(q_n, q1).
+  bool LastEvaluatedAt(const Eigen::VectorXd& q1) const {
+    return evaluated_ && evaluated_at_.size() == q1.size() &&
+           std::memcmp(evaluated_at_.data(), q1.data(), sizeof(double) * static_cast<size_t>(q1.size())) == 0;
   }
 
  private:
@@ -64,6 +76,9 @@ class MidpointResidual final : public NewtonSystem {
   const Eigen::VectorXd& inertia_diagonal_;
   Eigen::VectorXd &dq_, &inertia_;
   DiscreteForceEvaluation& eval_;
+  Eigen::VectorXd& evaluated_at_;
+  bool evaluated_ = false;
+  double momentum_scale_, f_ext_scale_;  // the residual scale's step-start part (see Evaluate)
 };
 
 // Above this many unknowns a model offering DiscreteContactJacobian gets the sparse block Jacobian; at or below it
@@ -235,13 +250,13 @@ void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (
 
 void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {
   StepWorkspace& w = work_;
-  for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.dq, &w.inertia, &w.inertia_diagonal})
+  for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.dq, &w.inertia, &w.inertia_diagonal, &w.evaluated_at})
     if (v->size() != n) v->resize(n);
   // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
   // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
   std::size_t bound = system.MaxSparseEntries();
   if (bound == 0)
-    if (const auto* s = dynamic_cast<const PairPotentialStructure*>(&system)) bound = StructureMaxSparseEntries(*s);
+    if (const auto* s = as_structure_(system)) bound = StructureMaxSparseEntries(*s);
   if (bound == w.reserved_entries && n == w.reserved_n) return;
   w.reserved_entries = bound;
   w.reserved_n = n;
@@ -252,15 +267,15 @@ void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system
 }
 
 StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
-  if (const auto* contacts = dynamic_cast<const DiscreteContactSystem*>(&system))
-    return DoContactStep(system, *contacts, state, h);
-  if (state.q.size() != state.v.size() && !dynamic_cast<const ConstantMassSystem*>(&system))
+  // The model's interfaces, resolved once per model (CachedDowncast), not once per step.
+  if (const auto* contacts = as_contacts_(system)) return DoContactStep(system, *contacts, state, h);
+  const ConstantMassSystem* cms_ptr = as_constant_mass_(system);
+  if (state.q.size() != state.v.size() && !cms_ptr)
     throw InvalidParameter("integrator", "\"" + name() + "\" on model \"" + system.name() + "\"",
                            "a model with q' = v and a constant mass matrix; this model rotates in 3-D with unit "
                            "quaternions (q' = N(q) v, inertia not constant in these coordinates), which needs a "
                            "rotation-aware energy-momentum scheme (lie_poisson_midpoint, docs/rotation.md)");
   // name() builds a std::string (heap for names over 15 characters): only on the error path.
-  const auto* cms_ptr = dynamic_cast<const ConstantMassSystem*>(&system);
   const ConstantMassSystem& cms = cms_ptr ? *cms_ptr : RequireConstantMassSystem(system, name());
   Prepare(cms);
   const MechanicalState& before = step_start();  // the state at the start of this step (kept by Step)
@@ -275,7 +290,7 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
     ++stats_.rhs_evaluations;
   };
   MidpointResidual<decltype(force)> residual(force, w.mass, before.q, before.v, w.f_ext, h, w.inertia_diagonal, w.dq,
-                                             w.inertia, w.eval);
+                                             w.inertia, w.eval, w.evaluated_at);
   // Predictor: the explicit Verlet position q_n + h v_n + h²/2 a_n (error O(h³) instead of O(h²) for the
   // q_n + h v_n of docs/theory.md §7: one RHS evaluation saves about one Newton iteration, docs/performance.md).
   system.Acceleration(before, w.a0);
@@ -294,10 +309,13 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
     result.message = name() + ": " + rep.message;
     return result;
   }
-  // The dissipation of the converged iterate (re-evaluated: the solver's last call may be a trial point).
-  DiscreteForceEvaluation& final_eval = w.final_eval;
+  // F̄ and the dissipation of the converged iterate: the solver's last evaluation when it was made at this very
+  // q₁ (bit for bit; F̄ and D do not depend on whether the Jacobian was formed with them), else re-evaluated (the
+  // last call was a trial point, e.g. a backtracking step).
   const Eigen::VectorXd& q1 = w.q1;
-  EvaluateDiscreteForce(cms, before.q, q1, h, final_eval, nullptr);
+  const bool last_at_q1 = residual.LastEvaluatedAt(q1);
+  if (!last_at_q1) EvaluateDiscreteForce(cms, before.q, q1, h, w.final_eval, nullptr);
+  const DiscreteForceEvaluation& final_eval = last_at_q1 ? w.eval : w.final_eval;
   const Eigen::VectorXd& f_ext = w.f_ext;
   const Eigen::VectorXd& mass = w.mass;
   // v_{n+1} from the momentum balance M Δv = −h (F̄ − f_ext) rather than from 2Δq/h − v_n: the two agree up

@@ -11,7 +11,10 @@
 //   J = 2M/h² + ∂F̄/∂q_{n+1},
 // then v_{n+1} = v_n − h M⁻¹ (F̄ − f_ext) (the momentum balance; equal to 2Δq/h − v_n up to the residual). Energy: H_{n+1} − H_n = −(ΔV-error of F̄) − D_n + Δq·f_ext + Δq·R, where
 // D_n ≥ 0 is the work of the scheme's own damping force, D_n = Δqᵀ C̄ Δq / h, added to
-// MechanicalState::dissipated. Non-convergence → StepStatus::kRetrySmallerStep (state restored by Step()).
+// MechanicalState::dissipated; F̄ and D_n of the converged iterate are those of Newton's last evaluation when it was
+// made at that very q_{n+1} (checked bit for bit), else re-evaluated. The residual scale's step-start terms and the
+// model's interfaces (CachedDowncast) are computed once per step and once per model respectively.
+// Non-convergence → StepStatus::kRetrySmallerStep (state restored by Step()).
 // Models must implement ConstantMassSystem (M diagonal) or DiscreteContactSystem (contacts with friction, spin
 // or history through the contact seam, system/discrete_contact_system.h); otherwise the step throws. On a
 // DiscreteContactSystem the scheme's contact_form() is handed to the model, which evaluates F̄ contact by contact
@@ -21,11 +24,14 @@
 // step's books (damping, friction and generated work, the new history) come from the converged evaluation.
 #pragma once
 
+#include <typeinfo>
+
 #include "contact/contact_law.h"
 #include "integrators/integrator.h"
 #include "integrators/newton_solver.h"
 #include "system/constant_mass_system.h"
 #include "system/discrete_contact_system.h"
+#include "system/pair_potential_structure.h"
 
 namespace impactlab {
 
@@ -67,6 +73,28 @@ struct ContactStepWorkspace {
   SparseAssembler assembler;
 };
 
+/// dynamic_cast<const To*>(&object), recomputed only when the object's address or dynamic type differs from the
+/// last call's (the cast's result depends on nothing else): an implicit step resolves its model's interfaces once
+/// per run instead of once per step (a failed cross cast walks the whole class hierarchy).
+template <class To>
+class CachedDowncast {
+ public:
+  template <class From>
+  const To* operator()(const From& object) {
+    if (&object != static_cast<const void*>(object_) || type_ == nullptr || typeid(object) != *type_) {
+      object_ = &object;
+      type_ = &typeid(object);
+      cast_ = dynamic_cast<const To*>(&object);
+    }
+    return cast_;
+  }
+
+ private:
+  const void* object_ = nullptr;
+  const std::type_info* type_ = nullptr;
+  const To* cast_ = nullptr;
+};
+
 class MidpointFamilyIntegrator : public Integrator {
  public:
   const ImplicitSchemeOptions& options() const { return options_; }
@@ -92,6 +120,7 @@ class MidpointFamilyIntegrator : public Integrator {
   struct StepWorkspace {
     NewtonWorkspace newton;
     Eigen::VectorXd mass, f_ext, a0, q1, dq, inertia, inertia_diagonal;
+    Eigen::VectorXd evaluated_at;  ///< the q₁ of `eval` (the Newton solve's last evaluation)
     DiscreteForceEvaluation eval, final_eval;
     ContactStepWorkspace contact;
     std::size_t reserved_entries = 0;
@@ -100,6 +129,9 @@ class MidpointFamilyIntegrator : public Integrator {
   void ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n);
   ImplicitSchemeOptions options_;
   StepWorkspace work_;
+  CachedDowncast<DiscreteContactSystem> as_contacts_;
+  CachedDowncast<ConstantMassSystem> as_constant_mass_;
+  CachedDowncast<PairPotentialStructure> as_structure_;
 };
 
 /// One midpoint step q_n → q_{n+1} of a DiscreteContactSystem: Newton on

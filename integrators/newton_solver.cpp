@@ -248,9 +248,22 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
   // The full Newton step is evaluated with its Jacobian: when it is accepted (the common case) that evaluation
   // is the next iteration's, so an iteration costs one residual + Jacobian evaluation instead of two
   // evaluations. The iterates are the same as with a separate trial evaluation.
+  // A full step predicted to converge is evaluated without its Jacobian (it would only serve an iteration that is
+  // not expected): when the last full steps took the relative residual e_{k−1} → e_k, quadratic convergence
+  // predicts e_{k+1} ≈ e_k³/e_{k−1}²; at or below the tolerance the trial is evaluated without the Jacobian, which
+  // is formed at the same x afterwards (jacobian_pending) only if the prediction fails. The iterates are the same
+  // either way (the Jacobian at a given x is deterministic); only the count of evaluations changes.
   bool have_residual = false;  // r, scale (and jac unless jacobian_pending) are those of the current x
-  bool jacobian_pending = false;  // deferred Jacobian (NewtonSystem::defer_jacobian) not yet formed at x
+  bool jacobian_pending = false;  // deferred Jacobian (defer_jacobian or predicted convergence) not yet formed at x
   const bool defer = system.defer_jacobian();
+  bool full_step = false;  // the last update was a full Newton step (α = 1): the quadratic prediction applies
+  auto predicted_to_converge = [&]() {
+    const std::vector<double>& e = rep.residual_history;
+    if (!full_step || e.size() < 2) return false;
+    const double previous = e[e.size() - 2], current = e.back();
+    if (!(previous > 0.0) || !(current < previous)) return false;
+    return current * (current / previous) * (current / previous) <= o.residual_tolerance;
+  };
   double scale = 1.0;
   for (int it = 0;; ++it) {
     if (!have_residual) {
@@ -292,17 +305,20 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
     // Backtracking on ‖R‖₂; keep the best trial when no step decreases it (the iteration cap decides).
     const double r0 = r.norm();
     x_trial = x + d;
-    const double scale_full = std::max(system.Evaluate(x_trial, r_trial, defer ? nullptr : &jac_trial), 1e-300);
-    if (!defer) ++rep.jacobian_evaluations;
+    const bool without_jacobian = defer || predicted_to_converge();
+    const double scale_full =
+        std::max(system.Evaluate(x_trial, r_trial, without_jacobian ? nullptr : &jac_trial), 1e-300);
+    if (!without_jacobian) ++rep.jacobian_evaluations;
     const double rn_full = r_trial.allFinite() ? r_trial.norm() : INFINITY;
     double best_alpha = 1.0;
     if (rn_full <= (1.0 - 1e-4) * r0) {
       x.swap(x_trial);
       r.swap(r_trial);
-      if (!defer) SwapJacobians(jac, jac_trial);
-      jacobian_pending = defer;
+      if (!without_jacobian) SwapJacobians(jac, jac_trial);
+      jacobian_pending = without_jacobian;
       scale = scale_full;
       have_residual = true;
+      full_step = true;
     } else {
       double alpha = 0.5, best_norm = rn_full;
       for (int b = 1; b <= o.max_backtracks; ++b, alpha *= 0.5) {
@@ -317,6 +333,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
       }
       x += best_alpha * d;
       jacobian_pending = false;  // x moved: the next iteration evaluates residual and Jacobian anew
+      full_step = false;
     }
     ++rep.iterations;
     if ((best_alpha * d).lpNorm<Eigen::Infinity>() <= o.step_tolerance * step_scale) {

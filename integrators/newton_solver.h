@@ -14,6 +14,9 @@
 //   ‖α d‖∞ ≤ step_tolerance · step_scale and ‖R‖∞ ≤ stagnation_tolerance · scale  (round-off floor).
 // Anything else after max_iterations is reported as not converged: the caller turns it into
 // StepStatus::kRetrySmallerStep and never accepts it silently.
+// Jacobians: the full step is evaluated with J (it serves the next iteration), unless quadratic convergence from
+// the last two relative residuals predicts it converges (e_k³/e_{k−1}² ≤ residual_tolerance); J is then formed
+// at that point afterwards only if the prediction fails. The iterates do not depend on it, only the evaluation count.
 //
 // Linear solver of J d = −R (NewtonLinearSolver, scenario key newton_linear_solver): n ≤ 24 always the dense
 // partial-pivoting LU; above that
@@ -91,7 +94,9 @@ class NewtonSystem {
   /// true: the Jacobian costs much more than the residual (e.g. the contact seam's per-contact forward differences),
   /// so a full Newton step is evaluated without it and the Jacobian is formed only when another iteration needs it
   /// (one more residual evaluation then); the converged iterate's Jacobian is never formed. The iterates are the
-  /// same either way. false (default): the step is evaluated with its Jacobian, reused by the next iteration.
+  /// same either way. false (default): the step is evaluated with its Jacobian, reused by the next iteration, except
+  /// a step predicted to converge (quadratic rate from the last two residuals, newton_solver.cpp): that one is
+  /// evaluated without it, and the Jacobian is formed at the same point afterwards only if the prediction fails.
   virtual bool defer_jacobian() const { return false; }
 };
 

@@ -3,7 +3,9 @@
 // reported (never silently accepted).
 #include <doctest/doctest.h>
 
+#include <Eigen/LU>
 #include <cmath>
+#include <vector>
 
 #include "integrators/newton_solver.h"
 
@@ -105,6 +107,111 @@ TEST_CASE("newton solver: a deferred Jacobian gives the same iterates and is nev
     // One Jacobian per Newton update (the iterate it was taken at), none at the converged iterate.
     CHECK(deferred.jacobians == rd.iterations);
     CHECK(rd.jacobian_evaluations == rd.iterations);
-    CHECK(re.jacobian_evaluations > rd.jacobian_evaluations);
+    // The eager system: one Jacobian per update, plus one at the converged iterate unless its step was predicted
+    // to converge (test below).
+    CHECK(re.jacobian_evaluations >= re.iterations);
+    CHECK(re.jacobian_evaluations <= re.iterations + 1);
+  }
+}
+
+namespace {
+
+// Records every evaluation (the point, bit for bit, and whether the Jacobian was asked for) of an inner system.
+// With `jacobian_factor` ≠ 1 the Jacobian of R(x) = x is scaled (linear convergence, rate 1 − 1/factor), which
+// makes the quadratic prediction of SolveNewton fail on purpose.
+class RecordingSystem final : public NewtonSystem {
+ public:
+  explicit RecordingSystem(double jacobian_factor = 0.0) : factor_(jacobian_factor) {}
+  double Evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& r, NewtonJacobian* j) override {
+    points.push_back(x);
+    with_jacobian.push_back(j != nullptr);
+    if (factor_ == 0.0) return cubic_.Evaluate(x, r, j);
+    r = x;
+    if (j) {
+      Eigen::MatrixXd dense(1, 1);
+      dense(0, 0) = factor_;
+      j->matrix = dense.sparseView();
+      j->u.resize(0);
+      j->w.resize(0);
+    }
+    return 1.0;
+  }
+  std::vector<Eigen::VectorXd> points;
+  std::vector<bool> with_jacobian;
+
+ private:
+  double factor_;
+  CubicSystem cubic_{false};
+};
+
+// The iterates of the eager path (every full step evaluated with its Jacobian, as SolveNewton did before the
+// prediction): x ← x + J⁻¹(−R) with the dense partial-pivoting LU of newton_solver.cpp's n ≤ 24 path, as long as
+// the relative residual exceeds the tolerance (the full steps of these cases are all accepted).
+std::vector<Eigen::VectorXd> EagerIterates(NewtonSystem& system, Eigen::VectorXd x, const NewtonOptions& o) {
+  std::vector<Eigen::VectorXd> iterates{x};
+  Eigen::VectorXd r;
+  NewtonJacobian j;
+  for (int it = 0; it <= o.max_iterations; ++it) {
+    const double scale = system.Evaluate(x, r, &j);
+    if (r.lpNorm<Eigen::Infinity>() <= o.residual_tolerance * scale) break;
+    const Eigen::MatrixXd dense = j.matrix;
+    const Eigen::VectorXd neg_r = -r;
+    const Eigen::VectorXd d = Eigen::PartialPivLU<Eigen::MatrixXd>(dense).solve(neg_r);
+    x = x + d;
+    iterates.push_back(x);
+  }
+  return iterates;
+}
+
+}  // namespace
+
+TEST_CASE("newton solver: a full step predicted to converge is evaluated without its Jacobian, same iterates") {
+  NewtonOptions o;
+  SUBCASE("quadratic convergence: the prediction holds, one Jacobian per update instead of one more") {
+    RecordingSystem sys, reference_sys;
+    Eigen::VectorXd x = Eigen::Vector2d(3.0, 0.0);
+    const std::vector<Eigen::VectorXd> eager = EagerIterates(reference_sys, x, o);
+    const NewtonReport rep = SolveNewton(sys, x, 1.0, o);
+    REQUIRE(rep.converged);
+    REQUIRE(rep.iterations >= 3);
+    CHECK(rep.jacobian_evaluations == rep.iterations);  // the eager path: iterations + 1
+    // One evaluation per iterate, in order, bitwise the eager path's; the Jacobian at every iterate but the last.
+    REQUIRE(sys.points.size() == eager.size());
+    REQUIRE(sys.points.size() == static_cast<size_t>(rep.iterations) + 1);
+    for (size_t k = 0; k < eager.size(); ++k) {
+      CAPTURE(k);
+      CHECK((sys.points[k].array() == eager[k].array()).all());
+      CHECK(sys.with_jacobian[k] == (k + 1 < eager.size()));
+    }
+    CHECK((x.array() == eager.back().array()).all());
+  }
+  SUBCASE("linear convergence: a failed prediction forms the Jacobian at the same point afterwards") {
+    RecordingSystem sys(1.25), reference_sys(1.25);  // e_{k+1} = e_k / 5: predicted e_k / 25
+    Eigen::VectorXd x = Eigen::VectorXd::Constant(1, 1.0);
+    const std::vector<Eigen::VectorXd> eager = EagerIterates(reference_sys, x, o);
+    const NewtonReport rep = SolveNewton(sys, x, 1.0, o);
+    REQUIRE(rep.converged);
+    CHECK(rep.jacobian_evaluations == rep.iterations);
+    REQUIRE(eager.size() == static_cast<size_t>(rep.iterations) + 1);
+    CHECK(x[0] == eager.back()[0]);
+    // Exactly one failed prediction (at e ≈ 2e-15: predicted 8e-17, reached 4e-16): one evaluation more, at the
+    // same point, with the Jacobian; every point evaluated is an eager iterate, in order.
+    REQUIRE(sys.points.size() == eager.size() + 1);
+    size_t k = 0, repeats = 0;
+    for (size_t call = 0; call < sys.points.size(); ++call) {
+      CAPTURE(call);
+      if (call > 0 && sys.points[call][0] == sys.points[call - 1][0]) {
+        ++repeats;
+        CHECK_FALSE(sys.with_jacobian[call - 1]);
+        CHECK(sys.with_jacobian[call]);
+        continue;
+      }
+      REQUIRE(k < eager.size());
+      CHECK(sys.points[call][0] == eager[k][0]);
+      ++k;
+    }
+    CHECK(repeats == 1);
+    CHECK(k == eager.size());
+    CHECK_FALSE(sys.with_jacobian.back());
   }
 }
