@@ -3,11 +3,11 @@
 #include "integrators/gonzalez_discrete_gradient.h"
 
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "core/errors.h"
+#include "state/same_bits.h"
 
 namespace impactlab {
 
@@ -102,7 +102,7 @@ const StepStartMemo::Values& StepStartMemo::At(std::size_t index, double d0, con
                                                const DampingLaw& damper) {
   Entry& e = entries_[index];
   // Bitwise equality of the key (== would identify −0.0 with +0.0 and could never match a NaN).
-  if (e.epoch != epoch_ || std::memcmp(&e.d0, &d0, sizeof d0) != 0) {
+  if (e.epoch != epoch_ || !SameBits(e.d0, d0)) {
     e.d0 = d0;
     e.epoch = epoch_;
     e.values = {law.Potential(d0), damper.DissipationPotential(d0)};

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <vector>
 
 #include "core/errors.h"
+#include "state/same_bits.h"
 #include "system/contact_block_difference.h"
 #include "system/discrete_contact_jacobian.h"
 #include "system/pair_potential_structure.h"
@@ -65,8 +65,7 @@ class MidpointResidual final : public NewtonSystem {
   }
   /// True when the last evaluation of this step was made at exactly `q1` (bit for bit): `eval` is then F̄(q_n, q1).
   bool LastEvaluatedAt(const Eigen::VectorXd& q1) const {
-    return evaluated_ && evaluated_at_.size() == q1.size() &&
-           std::memcmp(evaluated_at_.data(), q1.data(), sizeof(double) * static_cast<size_t>(q1.size())) == 0;
+    return evaluated_ && SameBits(evaluated_at_, q1);
   }
 
  private:

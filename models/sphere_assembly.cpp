@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <bit>
 #include <iterator>
 #include <cmath>
 #include <cstring>
@@ -15,6 +14,7 @@
 #include "core/checks.h"
 #include "core/contact_threads.h"
 #include "core/errors.h"
+#include "state/same_bits.h"
 #include "exact/critical_time_step.h"
 #include "geometry/verlet_list.h"
 #include "models/sphere_contact_model.h"
@@ -118,9 +118,7 @@ struct HistoryLayout {
         const size_t at = At(i, k);
         if (p + static_cast<size_t>(slot_size) > key.size()) return false;
         for (int h = 0; h < slot_size; ++h)
-          if (std::bit_cast<std::uint64_t>(z[static_cast<Eigen::Index>(at) + h]) !=
-              std::bit_cast<std::uint64_t>(key[p + static_cast<size_t>(h)]))
-            return false;
+          if (!SameBits(z[static_cast<Eigen::Index>(at) + h], key[p + static_cast<size_t>(h)])) return false;
         p += static_cast<size_t>(slot_size);
         if (z[static_cast<Eigen::Index>(at)] == kEmpty) break;
       }

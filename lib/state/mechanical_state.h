@@ -12,9 +12,9 @@
 
 #include <Eigen/Core>
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdint>
+
+#include "state/same_bits.h"
 
 namespace impactlab {
 
@@ -49,7 +49,8 @@ struct MechanicalState {
   /// differ, a NaN equals the same NaN), so a state that passes can stand in for `other` bit for bit (the rollback
   /// copy of Integrator::Step, integrators/integrator.h).
   bool SameBits(const MechanicalState& other) const {
-    return EqualBits(t, other.t) && EqualBits(q, other.q) && EqualBits(v, other.v) && EqualBits(z, other.z);
+    return impactlab::SameBits(t, other.t) && impactlab::SameBits(q, other.q) && impactlab::SameBits(v, other.v) &&
+           impactlab::SameBits(z, other.z);
   }
 
  private:
@@ -72,15 +73,6 @@ struct MechanicalState {
   static constexpr Eigen::Index kSmallSize = 8;
   static bool EqualValues(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
     return a.size() == b.size() && std::equal(a.data(), a.data() + a.size(), b.data());
-  }
-  static bool EqualBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
-  static bool EqualBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-    if (a.size() != b.size()) return false;
-    const double* x = a.data();
-    const double* y = b.data();
-    for (Eigen::Index i = 0; i < a.size(); ++i)  // a plain loop: a memcmp call costs more than a few doubles
-      if (!EqualBits(x[i], y[i])) return false;
-    return true;
   }
 };
 

@@ -14,6 +14,7 @@
 #include "contact/power_law.h"
 #include "integrators/velocity_verlet.h"
 #include "models/contact_oscillator.h"
+#include "state/same_bits.h"
 
 using namespace impactlab;
 
@@ -35,7 +36,7 @@ MechanicalState FreshStep(const MechanicalSystem& system, MechanicalState s, dou
 
 void CheckSameBits(const MechanicalState& a, const MechanicalState& b) {
   CHECK(a.SameBits(b));
-  CHECK(std::bit_cast<std::uint64_t>(a.dissipated) == std::bit_cast<std::uint64_t>(b.dissipated));
+  CHECK(SameBits(a.dissipated, b.dissipated));
 }
 
 /// 1-D oscillator a = −q whose acceleration is NaN beyond |q| > 1 or after t > 5: a long step is rejected as

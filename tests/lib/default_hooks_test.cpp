@@ -3,26 +3,18 @@
 // undamped and damped, and for every registered model that builds from its defaults, at its initial state.
 #include <doctest/doctest.h>
 
-#include <bit>
-#include <cstdint>
 #include <memory>
 
 #include "contact/damping/viscous_dampers.h"
 #include "contact/power_law.h"
 #include "models/contact_oscillator.h"
 #include "registry/registries.h"
+#include "state/same_bits.h"
 #include "system/constant_mass_system.h"
 
 using namespace impactlab;
 
 namespace {
-
-bool SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  if (a.size() != b.size()) return false;
-  for (Eigen::Index i = 0; i < a.size(); ++i)
-    if (std::bit_cast<std::uint64_t>(a[i]) != std::bit_cast<std::uint64_t>(b[i])) return false;
-  return true;
-}
 
 /// Every declared default behaves as the default at state s (the hooks a model leaves alone are not checked).
 void CheckPromises(const MechanicalSystem& system, const MechanicalState& s) {

@@ -4,16 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "mpi/mpi_validate.h"
+#include "state/same_bits.h"
 
 using namespace impactlab;
-
-namespace {
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-}  // namespace
 
 TEST_CASE("study result transport: claims, tables, figures and narrative survive CBOR bit for bit") {
   StudyResult r;
