@@ -85,7 +85,11 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
     constexpr int kMaxIterations = 50;
     if (v_new_.size() != nv) v_new_.resize(nv);
     for (int it = 0; it < kMaxIterations; ++it) {
-      system.Acceleration(state, a1_);
+      // After the first evaluation only v changes between the iterations: the model may skip its cache check.
+      if (it == 0)
+        system.Acceleration(state, a1_);
+      else
+        system.AccelerationAtNewVelocity(state, a1_);
       ++stats_.rhs_evaluations;
       result.newton_iterations = it + 1;
       // v_new = v_half + h/2 a and the four maximum norms below in one pass over the vectors (they were five: for

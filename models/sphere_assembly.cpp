@@ -51,6 +51,28 @@ struct ContactForceTerms {
   Eigen::Vector3d tangential_force;
 };
 
+/// The part of z a state's contacts read (HistoryLayout): values = z[0, 6N) then each sphere's run of slots;
+/// run_start[i] is where sphere i's run begins in values (run_start[N] = its size).
+struct HistoryKey {
+  std::vector<double> values;
+  std::vector<size_t> run_start;
+};
+
+/// Whether pred(begin, end) holds for every block of [0, n): blocks of kAllOfBlock items, on the contact threads when
+/// there are at least kParallelContactThreshold items. A logical AND, so the answer does not depend on the thread
+/// count or the order in which blocks finish.
+template <class Pred>
+bool ParallelAllOf(long n, const Pred& pred) {
+  constexpr long kAllOfBlock = 1024;
+  const long blocks = (n + kAllOfBlock - 1) / kAllOfBlock;
+  const int threads = ContactThreads();
+  (void)threads;  // used by the pragma only (unused without OpenMP)
+  bool all = true;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(&& : all) if (threads > 1 && n >= kParallelContactThreshold)
+  for (long b = 0; b < blocks; ++b) all = all && pred(b * kAllOfBlock, std::min(n, (b + 1) * kAllOfBlock));
+  return all;
+}
+
 /// Scratch of the broad phase and the contact cache, one per thread (the model is shared and const).
 struct BroadPhaseScratch {
   // The normal law's values of every candidate (pairs by candidate index, walls by i·W + w), each with the δ it
@@ -61,7 +83,7 @@ struct BroadPhaseScratch {
   std::vector<size_t> contact_slot;  ///< the candidate slot of each cached contact
   std::vector<Eigen::Vector3d> sphere_spin;  ///< per sphere: Σ τ / I over its contacts in contact order
   std::vector<double> contacts_q;
-  std::vector<double> contacts_z;  ///< the part of z the contacts read (HistoryLayout::Key)
+  HistoryKey contacts_z;  ///< the part of z the contacts read (HistoryLayout::Key)
   std::uint64_t contacts_owner = 0;  ///< serial of the model the cached contacts belong to (0: none)
   VerletList verlet;
   std::vector<double> positions;
@@ -94,35 +116,41 @@ struct HistoryLayout {
   size_t At(int i, int k) const {
     return static_cast<size_t>(slots_at) + (static_cast<size_t>(i) * slots + k) * static_cast<size_t>(slot_size);
   }
-  void Key(const Eigen::VectorXd& z, std::vector<double>& key) const {
-    if (z.size() != z_size) {  // not a state of this model: a key that SameKey never matches
-      key.clear();
-      return;
+  void Key(const Eigen::VectorXd& z, HistoryKey& key) const {
+    key.values.clear();
+    key.run_start.clear();
+    if (z.size() != z_size) return;  // not a state of this model: a key that SameKey never matches
+    key.values.assign(z.data(), z.data() + 6 * static_cast<size_t>(n));
+    key.run_start.reserve(static_cast<size_t>(n) + 1);
+    for (int i = 0; i < n; ++i) {
+      key.run_start.push_back(key.values.size());
+      for (int k = 0; k < slots; ++k) {
+        const size_t at = At(i, k);
+        key.values.insert(key.values.end(), z.data() + at, z.data() + at + slot_size);
+        if (z[static_cast<Eigen::Index>(at)] == kEmpty) break;
+      }
     }
-    key.assign(z.data(), z.data() + 6 * static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-      for (int k = 0; k < slots; ++k) {
-        const size_t at = At(i, k);
-        key.insert(key.end(), z.data() + at, z.data() + at + slot_size);
-        if (z[static_cast<Eigen::Index>(at)] == kEmpty) break;
-      }
+    key.run_start.push_back(key.values.size());
   }
-  /// Bitwise: memcmp for the positions, 64-bit words for the slots.
-  bool SameKey(const Eigen::VectorXd& z, const std::vector<double>& key) const {
+  /// Bitwise, one memcmp for the positions and one per sphere for its run of slots (in parallel for large N: the
+  /// answer is the same for any thread count). Equal bits of a sphere's run mean z has its first empty slot where
+  /// the key's copy had it, so this reads exactly the slots that a slot-by-slot compare up to z's first empty slot
+  /// would.
+  bool SameKey(const Eigen::VectorXd& z, const HistoryKey& key) const {
     const size_t head = 6 * static_cast<size_t>(n);
-    if (z.size() != z_size || key.size() < head) return false;
-    if (head > 0 && std::memcmp(z.data(), key.data(), head * sizeof(double)) != 0) return false;
-    size_t p = head;
-    for (int i = 0; i < n; ++i)
-      for (int k = 0; k < slots; ++k) {
-        const size_t at = At(i, k);
-        if (p + static_cast<size_t>(slot_size) > key.size()) return false;
-        for (int h = 0; h < slot_size; ++h)
-          if (!SameBits(z[static_cast<Eigen::Index>(at) + h], key[p + static_cast<size_t>(h)])) return false;
-        p += static_cast<size_t>(slot_size);
-        if (z[static_cast<Eigen::Index>(at)] == kEmpty) break;
+    if (z.size() != z_size || key.values.size() < head || key.run_start.size() != static_cast<size_t>(n) + 1)
+      return false;
+    const double* zd = z.data();
+    const double* kd = key.values.data();
+    return ParallelAllOf(n, [&](long begin, long end) {
+      const size_t h0 = 6 * static_cast<size_t>(begin), h1 = 6 * static_cast<size_t>(end);
+      if (h1 > h0 && std::memcmp(zd + h0, kd + h0, (h1 - h0) * sizeof(double)) != 0) return false;
+      for (long i = begin; i < end; ++i) {
+        const size_t from = key.run_start[static_cast<size_t>(i)], to = key.run_start[static_cast<size_t>(i) + 1];
+        if (std::memcmp(zd + At(static_cast<int>(i), 0), kd + from, (to - from) * sizeof(double)) != 0) return false;
       }
-    return p == key.size();
+      return true;
+    });
   }
 };
 
@@ -132,8 +160,12 @@ struct HistoryLayout {
 bool ContactCacheHolds(const BroadPhaseScratch& scratch, std::uint64_t owner, const MechanicalState& s,
                        const HistoryLayout* layout) {
   const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {
-    return static_cast<size_t>(a.size()) == b.size() &&
-           (b.empty() || std::memcmp(a.data(), b.data(), b.size() * sizeof(double)) == 0);
+    if (static_cast<size_t>(a.size()) != b.size()) return false;
+    const long spheres = static_cast<long>(b.size() / 6);  // q = (x, φ) of each sphere; blocks of whole spheres
+    return ParallelAllOf(spheres + 1, [&](long begin, long end) {
+      const size_t from = 6 * static_cast<size_t>(begin), to = std::min(b.size(), 6 * static_cast<size_t>(end));
+      return to <= from || std::memcmp(a.data() + from, b.data() + from, (to - from) * sizeof(double)) == 0;
+    });
   };
   return scratch.contacts_owner == owner && same(s.q, scratch.contacts_q) &&
          (layout == nullptr || layout->SameKey(s.z, scratch.contacts_z));
@@ -553,6 +585,24 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     layout.Key(s.z, scratch.contacts_z);
     scratch.contacts_owner = serial_;
   }
+  GatherContactForces(s, v_dot);
+}
+
+void SphereAssembly::AccelerationAtNewVelocity(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
+  const BroadPhaseScratch& scratch = Scratch();
+  // The caller guarantees (t, q, z) are those of this thread's last Acceleration call of this model; the size checks
+  // only catch a state that cannot be one of this model's.
+  if (scratch.contacts_owner == serial_ && static_cast<size_t>(s.q.size()) == scratch.contacts_q.size() &&
+      s.v.size() == 6 * static_cast<Eigen::Index>(n_)) {
+    GatherContactForces(s, v_dot);
+  } else {
+    Acceleration(s, v_dot);
+  }
+}
+
+void SphereAssembly::GatherContactForces(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
+  BroadPhaseScratch& scratch = Scratch();
+  const std::vector<ContactForceTerms>& contacts = scratch.contacts;
   // Forces per contact, then per sphere the sum over its contacts in contact order (a gather over the incidence
   // lists built with the cache): for each sphere the same additions in the same order as a serial scatter over the
   // contacts, so any thread count gives the same bits.

@@ -183,6 +183,9 @@ class SphereAssembly final : public MechanicalSystem,
   std::string name() const override { return "sphere_assembly"; }
   MechanicalState InitialState() const override;
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
+  /// Acceleration from the kept contacts without comparing q and z with their key (the caller's guarantee,
+  /// MechanicalSystem::AccelerationAtNewVelocity): only F_n = W'(δ) + C(δ) δ̇ and the sums are formed from s.v.
+  void AccelerationAtNewVelocity(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   bool velocity_dependent_forces() const override { return damped_; }
   void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
 
@@ -263,6 +266,9 @@ class SphereAssembly final : public MechanicalSystem,
   /// `start`: the committed state's rates for the tangential law (slip → stick inside the step,
   /// contact/tangential/tangential_law.h); null: the one-step return mapping (force evaluations).
   /// `memo`: the contact's NormalLawMemo (null: none).
+  /// v̇ from this thread's kept contacts (built by Acceleration at s.q, s.z): F = (W'(δ) + C(δ) δ̇) n + F_t per
+  /// contact from s.v, gathered per sphere in contact order, plus gravity and the kept angular accelerations.
+  void GatherContactForces(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const;
   AssemblyContact EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
                                int j, std::span<double> law_out, const TangentialStartRates* start = nullptr,
                                NormalLawMemo* memo = nullptr) const;

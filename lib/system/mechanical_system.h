@@ -41,6 +41,14 @@ class MechanicalSystem {
   virtual void PositionRate(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> q_dot) const { q_dot = s.v; }
   /// v̇ = M⁻¹ (f_conservative + f_nonconservative + f_external), gyroscopic terms included.
   virtual void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const = 0;
+  /// v̇ at a state that differs from the state of this system's previous Acceleration call on the same thread only
+  /// in v: t, q and z bitwise the same, and no other call of this system in between. The caller guarantees it
+  /// (velocity Verlet's end-velocity fixed point, which changes only v between its evaluations). A model that keeps
+  /// what depends on (t, q, z) may then skip the check that its cache still holds; the result must be bitwise
+  /// Acceleration's. Default: Acceleration.
+  virtual void AccelerationAtNewVelocity(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
+    Acceleration(s, v_dot);
+  }
   /// False when a(t, q, v, z) does not depend on v (lets explicit schemes skip velocity iterations).
   virtual bool velocity_dependent_forces() const { return true; }
   /// The optional hooks below (PositionRate, NormalizeCoordinates, UpdateHistory, DissipationPower) that this

@@ -1,6 +1,7 @@
 // sphere_assembly (models/sphere_assembly.h): one pair reproduces sphere_pair bitwise, the cell-list path equals the
 // all-pairs loop bitwise, the history slots follow contact creation and breakage (and UpdateHistory is pure), the
-// energy books close, a settling packing behaves, and bad input is refused with the key, value and range.
+// energy books close, a settling packing behaves, bad input is refused with the key, value and range, and the
+// velocity-only evaluation (AccelerationAtNewVelocity) is bitwise the full one.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -298,4 +299,42 @@ TEST_CASE("sphere_assembly: one sphere on the floor reproduces sphere_wall to ro
   CHECK(dq <= 1e-12 * rw.final_state.q.lpNorm<Eigen::Infinity>());
   CHECK(dwf <= 1e-13 * wall.FrictionWork(rw.final_state));  // measured: q, v bitwise equal, W_f 2e-15
   CHECK(rw.final_state.dissipated == doctest::Approx(ra.final_state.dissipated).epsilon(1e-10));
+}
+
+TEST_CASE("sphere_assembly: AccelerationAtNewVelocity is Acceleration bitwise when only v changed") {
+  ParameterSet p;
+  p.Set("nx", 5.0);
+  p.Set("ny", 4.0);
+  p.Set("nz", 3.0);
+  p.Set("mu", 0.3);
+  p.Set("gap", -2e-6);  // compressed: contacts from the start, with Tsuji dampers (a depends on v)
+  p.Set("random_speed", 0.2);
+  p.Set("seed", 3.0);
+  const auto model = MakeSphereAssembly(p);
+  const auto other = MakeSphereAssembly(p);  // a second model: its own kept contacts
+  VelocityVerlet verlet;
+  const SimulationRecord r = Simulate(*model, verlet, model->InitialState(), Options(2e-7, 4e-6), {});
+  const MechanicalState& s = r.final_state;
+  REQUIRE(model->CountContacts(s).first > 10);
+  const Eigen::Index n = s.v.size();
+  Eigen::VectorXd a(n), expected(n), fast(n);
+  model->Acceleration(s, a);  // keeps the contacts at (q, z)
+  MechanicalState moved = s;
+  for (Eigen::Index i = 0; i < n; ++i) moved.v[i] += 1e-3 * std::sin(static_cast<double>(i));
+  model->AccelerationAtNewVelocity(moved, fast);
+  other->Acceleration(moved, expected);  // the full evaluation, which builds its own contacts
+  CHECK(fast == expected);
+  CHECK(fast != a);  // the dampers saw the new v
+  // The kept contacts belong to `other` now: the call falls back to the full evaluation.
+  model->AccelerationAtNewVelocity(moved, fast);
+  CHECK(fast == expected);
+  // The default of MechanicalSystem is Acceleration itself (a model without such a cache).
+  const ParameterSet pk = PairKeys();
+  const SpherePairImpactParameters sp = SpherePairParametersFrom(pk);
+  const SpherePairImpact pair(sp, ContactLawFromKeys(pk, SpherePairData(sp)));
+  const MechanicalState ps = pair.InitialState();
+  Eigen::VectorXd pa(ps.v.size()), pb(ps.v.size());
+  pair.Acceleration(ps, pa);
+  pair.AccelerationAtNewVelocity(ps, pb);
+  CHECK(pa == pb);
 }
