@@ -1,13 +1,79 @@
 #include "integrators/velocity_verlet.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+
+#include "core/contact_threads.h"
 
 namespace impactlab {
 
 namespace {
 constexpr double kFiniteMax = std::numeric_limits<double>::max();
+
+/// Vectors of at least this many entries (10⁴ spheres and more) are swept on the contact threads
+/// (core/contact_threads.h); shorter ones in one plain loop, with no OpenMP call on their path.
+constexpr Eigen::Index kParallelVectorLength = 32768;
+
+/// The maxima of the end-velocity fixed point's convergence test over a range of entries.
+struct KickNorms {
+  double change = 0.0, new_norm = 0.0, half_norm = 0.0, kick_norm = 0.0;
+  bool finite = true;
+  /// Maxima of finite numbers are exact in any order, so combining ranges in any order gives the serial values.
+  void Combine(const KickNorms& o) {
+    change = o.change > change ? o.change : change;
+    new_norm = o.new_norm > new_norm ? o.new_norm : new_norm;
+    half_norm = o.half_norm > half_norm ? o.half_norm : half_norm;
+    kick_norm = o.kick_norm > kick_norm ? o.kick_norm : kick_norm;
+    finite = finite && o.finite;
+  }
+};
+
+/// v_new = v_half + h/2 a on [begin, end), with the maxima of |v_new − v|, |v_new|, |v_half|, |a| there.
+KickNorms KickRange(const Eigen::VectorXd& v_half, const Eigen::VectorXd& a, const Eigen::VectorXd& v,
+                    Eigen::VectorXd& v_new, double half_h, Eigen::Index begin, Eigen::Index end) {
+  KickNorms m;
+  for (Eigen::Index i = begin; i < end; ++i) {
+    const double vn = v_half[i] + half_h * a[i];
+    v_new[i] = vn;
+    const double d = std::abs(vn - v[i]), x = std::abs(vn), b = std::abs(v_half[i]), c = std::abs(a[i]);
+    m.finite = m.finite && d <= kFiniteMax && x <= kFiniteMax && b <= kFiniteMax && c <= kFiniteMax;
+    m.change = d > m.change ? d : m.change;
+    m.new_norm = x > m.new_norm ? x : m.new_norm;
+    m.half_norm = b > m.half_norm ? b : m.half_norm;
+    m.kick_norm = c > m.kick_norm ? c : m.kick_norm;
+  }
+  return m;
+}
+
+/// KickRange over all entries: serially, or on `threads` threads in contiguous blocks whose maxima are combined (exact
+/// in any order: the result is bitwise the serial one for any thread count).
+KickNorms Kick(const Eigen::VectorXd& v_half, const Eigen::VectorXd& a, const Eigen::VectorXd& v,
+               Eigen::VectorXd& v_new, double half_h, int threads) {
+  if (threads <= 1) return KickRange(v_half, a, v, v_new, half_h, 0, v.size());
+  constexpr int kMaxBlocks = 64;
+  std::array<KickNorms, kMaxBlocks> block_norms{};
+  const int blocks = std::min(threads, kMaxBlocks);
+  ParallelBlocks(v.size(), blocks, [&](int b, long begin, long end) {
+    block_norms[static_cast<size_t>(b)] = KickRange(v_half, a, v, v_new, half_h, begin, end);
+  });
+  KickNorms all;
+  for (int b = 0; b < blocks; ++b) all.Combine(block_norms[static_cast<size_t>(b)]);
+  return all;
+}
+
+/// The half kick and drift with q̇ = v: v½ = v + h/2 a, v ← v½, q ← q + h v½ on [begin, end).
+void HalfKickDrift(Eigen::VectorXd& q, Eigen::VectorXd& v, Eigen::VectorXd& v_half, const Eigen::VectorXd& a,
+                   double h, Eigen::Index begin, Eigen::Index end) {
+  const double half_h = 0.5 * h;
+  for (Eigen::Index i = begin; i < end; ++i) {
+    const double vh = v[i] + half_h * a[i];
+    v_half[i] = vh;
+    v[i] = vh;
+    q[i] += h * vh;  // q̇ = v½, the default PositionRate
+  }
+}
 }  // namespace
 
 IntegratorTraits VelocityVerlet::traits() const {
@@ -54,12 +120,19 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
   // The step is a serial chain q → a → v → q through memory, so the loops avoid store-to-load hops on it: v_n is read
   // from `state` (equal to `before` here, Integrator::Step's contract), the value the last kick stored, not its copy
   // in the rollback state; with q̇ = v½ the drift uses v½ from a register instead of reloading it from v_half_.
+  // Element by element: the same bits for any thread count.
+  const int threads = nv >= kParallelVectorLength ? ContactThreads() : 1;
   if (hooks.position_rate_is_velocity) {
-    for (Eigen::Index i = 0; i < nv; ++i) {
-      const double vh = state.v[i] + half_h * a0_[i];
-      v_half_[i] = vh;
-      state.v[i] = vh;
-      state.q[i] += h * vh;  // q̇ = v½, the default PositionRate
+    if (threads <= 1) {
+      for (Eigen::Index i = 0; i < nv; ++i) {
+        const double vh = state.v[i] + half_h * a0_[i];
+        v_half_[i] = vh;
+        state.v[i] = vh;
+        state.q[i] += h * vh;  // q̇ = v½, the default PositionRate
+      }
+    } else {  // the same loop in blocks (HalfKickDrift)
+      ParallelBlocks(nv, threads,
+                     [&](int, long b, long e) { HalfKickDrift(state.q, state.v, v_half_, a0_, h, b, e); });
     }
   } else {
     for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] = state.v[i] + half_h * a0_[i];  // drift with v½
@@ -77,11 +150,23 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
     // depend on v.
     system.Acceleration(state, a1_);
     ++stats_.rhs_evaluations;
-    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a1_[i];
+    if (threads <= 1) {
+      for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a1_[i];
+    } else {
+      ParallelBlocks(nv, threads, [&](int, long b, long e) {
+        for (Eigen::Index i = b; i < e; ++i) state.v[i] = v_half_[i] + half_h * a1_[i];
+      });
+    }
     result.newton_iterations = 1;
   } else {
     // Implicit-in-velocity kick: v = v_half + h/2 a(q_{n+1}, v), from the explicit predictor v_half + h/2 a_n.
-    for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a0_[i];
+    if (threads <= 1) {
+      for (Eigen::Index i = 0; i < nv; ++i) state.v[i] = v_half_[i] + half_h * a0_[i];
+    } else {
+      ParallelBlocks(nv, threads, [&](int, long b, long e) {
+        for (Eigen::Index i = b; i < e; ++i) state.v[i] = v_half_[i] + half_h * a0_[i];
+      });
+    }
     constexpr int kMaxIterations = 50;
     if (v_new_.size() != nv) v_new_.resize(nv);
     for (int it = 0; it < kMaxIterations; ++it) {
@@ -93,23 +178,12 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
       ++stats_.rhs_evaluations;
       result.newton_iterations = it + 1;
       // v_new = v_half + h/2 a and the four maximum norms below in one pass over the vectors (they were five: for
-      // 10⁵ spheres each pass streams 4.8 MB). A maximum of finite numbers is exact in any order, so change and
-      // scale are bitwise those of the separate lpNorm<Infinity> reductions; with a non-finite entry those
-      // reductions are evaluated as before (their NaN handling is Eigen's).
-      double change = 0.0, new_norm = 0.0, half_norm = 0.0, kick_norm = 0.0;
-      bool finite = true;
-      for (Eigen::Index i = 0; i < nv; ++i) {
-        const double vn = v_half_[i] + half_h * a1_[i];
-        v_new_[i] = vn;
-        const double d = std::abs(vn - state.v[i]), a = std::abs(vn), b = std::abs(v_half_[i]),
-                     c = std::abs(a1_[i]);
-        finite = finite && d <= kFiniteMax && a <= kFiniteMax && b <= kFiniteMax && c <= kFiniteMax;
-        change = d > change ? d : change;
-        new_norm = a > new_norm ? a : new_norm;
-        half_norm = b > half_norm ? b : half_norm;
-        kick_norm = c > kick_norm ? c : kick_norm;
-      }
-      if (!finite) {
+      // 10⁵ spheres each pass streams 4.8 MB), on the contact threads for long vectors. A maximum of finite numbers
+      // is exact in any order, so change and scale are bitwise those of the separate lpNorm<Infinity> reductions;
+      // with a non-finite entry those reductions are evaluated as before (their NaN handling is Eigen's).
+      const KickNorms m = Kick(v_half_, a1_, state.v, v_new_, half_h, threads);
+      double change = m.change, new_norm = m.new_norm, half_norm = m.half_norm, kick_norm = m.kick_norm;
+      if (!m.finite) {
         change = (v_new_ - state.v).lpNorm<Eigen::Infinity>();
         new_norm = v_new_.lpNorm<Eigen::Infinity>();
         half_norm = v_half_.lpNorm<Eigen::Infinity>();
@@ -117,7 +191,7 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
       }
       // Relative to the size of the kick as well as of v: near maximum overlap v ≈ 0 while h/2·a is not.
       const double scale = std::max({new_norm, half_norm, half_h * kick_norm, 1e-300});
-      state.v = v_new_;
+      state.v.swap(v_new_);  // v ← v_new without a copy (v_new_ is overwritten before it is read again)
       if (change <= 1e-15 * scale) break;
       if (it == kMaxIterations - 1) {
         result.status = StepStatus::kRetrySmallerStep;

@@ -46,4 +46,10 @@ int SetContactThreads(int threads) {
 
 int ContactThreads() { return Threads().load(); }
 
+void ParallelBlocks(long n, int blocks, const std::function<void(int block, long begin, long end)>& body) {
+  if (blocks < 1) throw InvalidParameter("blocks", blocks, "an integer >= 1");
+#pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
+  for (int b = 0; b < blocks; ++b) body(b, n * b / blocks, n * (b + 1) / blocks);
+}
+
 }  // namespace impactlab

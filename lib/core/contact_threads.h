@@ -15,6 +15,8 @@
 // one thread and SetContactThreads returns 1.
 #pragma once
 
+#include <functional>
+
 namespace impactlab {
 
 /// True when impactlab was built with OpenMP.
@@ -24,6 +26,12 @@ bool ContactThreadsAvailable();
 int SetContactThreads(int threads);
 /// The number of threads the next contact loop uses.
 int ContactThreads();
+
+/// body(block, begin, end) for the `blocks` contiguous blocks [n·b/blocks, n·(b+1)/blocks) of [0, n), one block per
+/// thread (OpenMP, `blocks` threads; serially in block order without OpenMP). For the long-vector sweeps of the
+/// explicit schemes (integrators/velocity_verlet.cpp): a scheme calls it only above its own length threshold, so
+/// short vectors never pay for a parallel region. Each block must write only its own entries.
+void ParallelBlocks(long n, int blocks, const std::function<void(int block, long begin, long end)>& body);
 
 /// Loops over fewer items than this stay serial.
 inline constexpr long kParallelContactThreshold = 2048;

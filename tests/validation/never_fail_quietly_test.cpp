@@ -68,8 +68,9 @@ double NumberAfter(const std::string& text, const std::string& prefix) {
 }  // namespace
 
 TEST_CASE("never quiet: progress lines on stderr for a run over 1 s, none with --quiet or off a terminal") {
-  // ~2 s of velocity Verlet steps on the Hertz impact (dt = 1e-11 s: 1e7 steps).
-  const std::string args = kHertz + " --dt 1e-11 --set t_end=1e-4";
+  // Velocity Verlet steps on the Hertz impact, dt = 4e-12 s: 2.5e7 steps, ≈ 2–3 s (1e7 steps took 0.9–1.0 s on an
+  // idle machine: too close to the meter's 1 s delay).
+  const std::string args = kHertz + " --dt 4e-12 --set t_end=1e-4";
   const Output shown = Run(args + " --progress");
   CAPTURE(shown.out);
   CHECK(shown.status == 0);
