@@ -1,7 +1,11 @@
 #include "core/contact_threads.h"
 
+#include <array>
 #include <atomic>
+#include <cmath>
+#include <cstring>
 #include <cstdlib>
+#include <algorithm>
 #include <string>
 
 #include "core/errors.h"
@@ -50,6 +54,45 @@ void ParallelBlocks(long n, int blocks, const std::function<void(int block, long
   if (blocks < 1) throw InvalidParameter("blocks", blocks, "an integer >= 1");
 #pragma omp parallel for schedule(static) num_threads(blocks) if (blocks > 1)
   for (int b = 0; b < blocks; ++b) body(b, n * b / blocks, n * (b + 1) / blocks);
+}
+
+namespace {
+/// pred(begin, end) on ContactThreads() blocks of [0, n) (at most 64), true when it holds on all of them.
+template <class Pred>
+bool AllBlocks(long n, const Pred& pred) {
+  const int blocks = std::min(ContactThreads(), 64);
+  if (blocks <= 1) return pred(0L, n);
+  std::array<char, 64> holds{};
+  ParallelBlocks(n, blocks, [&](int b, long begin, long end) { holds[static_cast<size_t>(b)] = pred(begin, end); });
+  for (int b = 0; b < blocks; ++b)
+    if (!holds[static_cast<size_t>(b)]) return false;
+  return true;
+}
+}  // namespace
+
+bool ParallelSameBytes(const double* a, const double* b, long n) {
+  return AllBlocks(n, [&](long begin, long end) {
+    return std::memcmp(a + begin, b + begin, static_cast<size_t>(end - begin) * sizeof(double)) == 0;
+  });
+}
+
+void ParallelCopy(const double* from, double* to, long n) {
+  const int blocks = ContactThreads();
+  if (blocks <= 1) {
+    std::memcpy(to, from, static_cast<size_t>(n) * sizeof(double));
+    return;
+  }
+  ParallelBlocks(n, blocks, [&](int, long begin, long end) {
+    std::memcpy(to + begin, from + begin, static_cast<size_t>(end - begin) * sizeof(double));
+  });
+}
+
+bool ParallelAllFinite(const double* x, long n) {
+  return AllBlocks(n, [&](long begin, long end) {
+    for (long i = begin; i < end; ++i)
+      if (!std::isfinite(x[i])) return false;
+    return true;
+  });
 }
 
 }  // namespace impactlab

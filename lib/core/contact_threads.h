@@ -33,6 +33,17 @@ int ContactThreads();
 /// short vectors never pay for a parallel region. Each block must write only its own entries.
 void ParallelBlocks(long n, int blocks, const std::function<void(int block, long begin, long end)>& body);
 
+/// Arrays of at least this many doubles are copied, compared and checked by the three functions below in blocks on
+/// the contact threads (the state passes of Integrator::Step for 10⁴ spheres and more, state/mechanical_state.h).
+/// Each result is exact, so it does not depend on the thread count.
+inline constexpr long kParallelArrayLength = 32768;
+/// Whether a[0, n) and b[0, n) have the same bytes (memcmp == 0 in blocks).
+bool ParallelSameBytes(const double* a, const double* b, long n);
+/// to[0, n) = from[0, n) (memcpy in blocks; the ranges must not overlap).
+void ParallelCopy(const double* from, double* to, long n);
+/// Whether every x[0, n) is finite.
+bool ParallelAllFinite(const double* x, long n);
+
 /// Loops over fewer items than this stay serial.
 inline constexpr long kParallelContactThreshold = 2048;
 

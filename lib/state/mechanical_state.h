@@ -13,7 +13,9 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
+#include "core/contact_threads.h"
 #include "state/same_bits.h"
 
 namespace impactlab {
@@ -38,6 +40,29 @@ struct MechanicalState {
     CopyValues(other.q, q);
     CopyValues(other.v, v);
     CopyValues(other.z, z);
+  }
+
+  // The same three operations with the long vectors in blocks on the contact threads (core/contact_threads.h), for
+  // states of 10⁴ spheres and more (Integrator::Step chooses them once per step): exact, so the same answers and bits
+  // for any thread count.
+  bool IsFiniteInBlocks() const {
+    return std::isfinite(t) && std::isfinite(dissipated) && ParallelAllFinite(q.data(), static_cast<long>(q.size())) &&
+           ParallelAllFinite(v.data(), static_cast<long>(v.size())) &&
+           ParallelAllFinite(z.data(), static_cast<long>(z.size()));
+  }
+  void AssignFromInBlocks(const MechanicalState& other) {
+    t = other.t;
+    dissipated = other.dissipated;
+    for (auto [from, to] : {std::pair{&other.q, &q}, std::pair{&other.v, &v}, std::pair{&other.z, &z}}) {
+      if (to->size() != from->size()) to->resize(from->size());
+      ParallelCopy(from->data(), to->data(), static_cast<long>(from->size()));
+    }
+  }
+  bool SameBitsInBlocks(const MechanicalState& other) const {
+    const auto same = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+      return a.size() == b.size() && ParallelSameBytes(a.data(), b.data(), static_cast<long>(a.size()));
+    };
+    return impactlab::SameBits(t, other.t) && same(q, other.q) && same(v, other.v) && same(z, other.z);
   }
 
   /// Equal values (t, q, v, z compared with ==, so +0.0 equals −0.0; `dissipated` is bookkeeping and not compared).
