@@ -963,19 +963,25 @@ DiscreteContactResponse SphereAssembly::DiscreteWallStep(const Eigen::VectorXd& 
   return c;
 }
 
-void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+void SphereAssembly::DiscreteStepJacobianBlocks(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                                                 DiscreteGradientForm form, double motion,
-                                                SparseEntries& entries) const {
+                                                ContactBlocks& blocks) const {
   const Eigen::VectorXd &q0 = before.q, &z0 = before.z;
   std::vector<StepContact> contacts;
   DiscreteStepContacts(q0, z0, q1, contacts);
   const long count = static_cast<long>(contacts.size());
-  // Each contact's triplets go to their own range of `entries` (prefix sums of 144 or 36), filled on the contact
-  // threads: the same entries in the same order as a serial loop, with no intermediate block storage.
-  std::vector<size_t> offset(static_cast<size_t>(count) + 1, entries.size());
-  for (long k = 0; k < count; ++k)
-    offset[static_cast<size_t>(k) + 1] = offset[static_cast<size_t>(k)] + (contacts[static_cast<size_t>(k)].wall ? 36 : 144);
-  entries.resize(offset.back());
+  // The layout serially (the first body's 6 coordinates, then the second's), then each contact's values into its
+  // own range on the contact threads: the same values for any thread count, no intermediate block storage.
+  blocks.Clear();
+  for (const StepContact& sc : contacts) {
+    std::array<int, 12> coords;
+    for (int c = 0; c < 6; ++c) {
+      coords[static_cast<size_t>(c)] = 6 * sc.i + c;
+      coords[static_cast<size_t>(c) + 6] = 6 * sc.other + c;
+    }
+    blocks.AddBlock(std::span<const int>(coords.data(), sc.wall ? 6 : 12));
+  }
+  blocks.SizeValues();
   const size_t h_size = static_cast<size_t>(history_);
   ParallelContactLoop(count, [&](long k) {
     const StepContact& sc = contacts[static_cast<size_t>(k)];
@@ -985,14 +991,7 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
     std::span<const double> history_prev = FindHistory(z0, sc.i, code);
     if (history_prev.empty()) history_prev = std::span<const double>(kZero).subspan(0, h_size);
     const std::span<double> target = std::span<double>(sink).subspan(0, h_size);
-    // Local coordinate c → global: the first body's 6, then the second's; column by column.
-    const auto global = [&](int c) { return c < 6 ? 6 * sc.i + c : 6 * sc.other + (c - 6); };
-    Eigen::Triplet<double>* out = entries.data() + offset[static_cast<size_t>(k)];
-    const auto write = [&](const auto& block) {
-      const int size = static_cast<int>(block.rows());
-      for (int c = 0; c < size; ++c)
-        for (int r = 0; r < size; ++r) *out++ = Eigen::Triplet<double>(global(r), global(c), block(r, c));
-    };
+    double* out = blocks.block_values(static_cast<size_t>(k));
     if (!sc.wall) {
       PairCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3), At(q1, 6 * sc.other), At(q1, 6 * sc.other + 3);
@@ -1004,9 +1003,10 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
         f << force_j, arm_torque, -force_j, arm_torque;
         return f;
       };
-      Eigen::Matrix<double, 12, 12> block;
-      ContactBlockDifference(x1, motion, pair_force, block);
-      write(block);
+      Eigen::Map<Eigen::Matrix<double, 12, 12>> block(out);  // column-major, as ContactBlocks stores it
+      Eigen::Matrix<double, 12, 12> b;
+      ContactBlockDifference(x1, motion, pair_force, b);
+      block = b;
     } else {
       WallCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3);
@@ -1018,9 +1018,10 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
         f << -force, -torque;
         return f;
       };
-      Eigen::Matrix<double, 6, 6> block;
-      ContactBlockDifference(x1, motion, wall_force, block);
-      write(block);
+      Eigen::Map<Eigen::Matrix<double, 6, 6>> block(out);
+      Eigen::Matrix<double, 6, 6> b;
+      ContactBlockDifference(x1, motion, wall_force, b);
+      block = b;
     }
   });
 }
