@@ -6,14 +6,17 @@
 
 namespace impactlab {
 
-bool BlockSparseAssembler::SameLayout(Eigen::Index n, const ContactBlocks& blocks,
-                                      const Eigen::SparseMatrix<double>& out) const {
-  if (n != n_ || blocks.coordinates.size() != coordinates_.size() || blocks.start != start_ || out.rows() != n || out.cols() != n ||
-      !out.isCompressed() || out.nonZeros() != static_cast<Eigen::Index>(inner_.size()) ||
+bool BlockSparseAssembler::SameLayout(Eigen::Index n, const ContactBlocks& blocks) const {
+  if (n != n_ || blocks.coordinates.size() != coordinates_.size() || blocks.start != start_ ||
       blocks.values.size() + static_cast<std::size_t>(n) != gather_.size())
     return false;
-  if (!coordinates_.empty() &&
-      std::memcmp(blocks.coordinates.data(), coordinates_.data(), coordinates_.size() * sizeof(int)) != 0)
+  return coordinates_.empty() ||
+         std::memcmp(blocks.coordinates.data(), coordinates_.data(), coordinates_.size() * sizeof(int)) == 0;
+}
+
+bool BlockSparseAssembler::HasPattern(const Eigen::SparseMatrix<double>& out) const {
+  if (out.rows() != n_ || out.cols() != n_ || !out.isCompressed() ||
+      out.nonZeros() != static_cast<Eigen::Index>(inner_.size()))
     return false;
   if (std::memcmp(out.outerIndexPtr(), outer_.data(), outer_.size() * sizeof(int)) != 0) return false;
   return inner_.empty() || std::memcmp(out.innerIndexPtr(), inner_.data(), inner_.size() * sizeof(int)) == 0;
@@ -24,8 +27,14 @@ void BlockSparseAssembler::Assemble(const Eigen::VectorXd& d, const ContactBlock
   const Eigen::Index n = d.size();
   const double* diagonal = d.data();
   const double* values = blocks.values.data();
-  if (SameLayout(n, blocks, out)) {
+  if (SameLayout(n, blocks)) {
     reused_ = true;
+    if (!HasPattern(out)) {  // the other Newton buffer: the kept pattern copied in, no sorting
+      out.resize(n, n);
+      out.resizeNonZeros(static_cast<Eigen::Index>(inner_.size()));
+      std::memcpy(out.outerIndexPtr(), outer_.data(), outer_.size() * sizeof(int));
+      if (!inner_.empty()) std::memcpy(out.innerIndexPtr(), inner_.data(), inner_.size() * sizeof(int));
+    }
     double* val = out.valuePtr();
     const long nnz = static_cast<long>(inner_.size());
     const int* start = gather_start_.data();

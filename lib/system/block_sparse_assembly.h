@@ -6,8 +6,8 @@
 // Pattern build (the layout or the output's pattern changed): the triplets are formed once and assembled by
 // SparseAssembler (system/sparse_assembly.h); from where each triplet landed a gather list is kept: for every
 // value v_s of the matrix, the contributions (diagonal entries and block values) in triplet order.
-// Refill (the layout is the same as last time, the output still has the pattern): no triplets, no coordinate
-// compare; every value is the fixed-order sum of its gather list, v_s = c₀ + c₁ + … (the first assigned, the next
+// Refill (the layout is the same as last time): no triplets, no sorting (an output that does not hold the kept
+// pattern, e.g. Newton's other Jacobian buffer, gets the pattern copied in); every value is the fixed-order sum of its gather list, v_s = c₀ + c₁ + … (the first assigned, the next
 // added, as the triplet assembly sums duplicates), computed in parallel over the values on the contact threads
 // (core/contact_threads.h). Each value is formed by one thread from the same operands in the same order, so the
 // result does not depend on the thread count, and equals the triplet assembly's bit for bit.
@@ -27,13 +27,14 @@ class BlockSparseAssembler {
  public:
   /// out = diag(d) + Σ blocks (n × n, n = d.size()), see the header comment.
   void Assemble(const Eigen::VectorXd& d, const ContactBlocks& blocks, Eigen::SparseMatrix<double>& out);
-  /// Whether the last Assemble refilled the values into the kept pattern.
+  /// Whether the last Assemble refilled the values into the kept pattern (no pattern build).
   bool last_pattern_reused() const { return reused_; }
   /// How many times a new pattern was built.
   long patterns_built() const { return triplets_.patterns_built(); }
 
  private:
-  bool SameLayout(Eigen::Index n, const ContactBlocks& blocks, const Eigen::SparseMatrix<double>& out) const;
+  bool SameLayout(Eigen::Index n, const ContactBlocks& blocks) const;
+  bool HasPattern(const Eigen::SparseMatrix<double>& out) const;
   Eigen::Index n_ = -1;
   std::vector<int> coordinates_;       // the layout of the last pattern
   std::vector<std::size_t> start_;
