@@ -115,15 +115,12 @@ class ContactStepResidual final : public NewtonSystem {
 
  private:
   // 2M/h² first (every diagonal entry present, so the pattern depends on the contact list only), then the blocks;
-  // the assembler sums duplicates in entry order and keeps the pattern while the contact list is unchanged.
+  // the assembler sums the contributions of an entry in that order and keeps the pattern while the contact list is
+  // unchanged (then it refills the values straight from the blocks).
   void BlockJacobian(const Eigen::VectorXd& q1, double motion, NewtonJacobian& j) {
-    const Eigen::Index n = q1.size();
-    SparseEntries& e = work_.entries;
-    e.clear();
-    for (Eigen::Index c = 0; c < n; ++c)
-      e.emplace_back(static_cast<int>(c), static_cast<int>(c), (2.0 / (h_ * h_)) * m_[c]);
-    blocks_->AppendDiscreteStepJacobian(before_, q1, h_, form_, motion, e);
-    work_.assembler.Assemble(n, n, e, j.matrix);
+    work_.inertia = (2.0 / (h_ * h_)) * m_;
+    blocks_->DiscreteStepJacobianBlocks(before_, q1, h_, form_, motion, work_.blocks);
+    work_.assembler.Assemble(work_.inertia, work_.blocks, j.matrix);
   }
   void DenseJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& r, double motion, NewtonJacobian& j) {
     const Eigen::Index n = q1.size();

@@ -29,7 +29,9 @@
 #include "contact/contact_law.h"
 #include "integrators/integrator.h"
 #include "integrators/newton_solver.h"
+#include "system/block_sparse_assembly.h"
 #include "system/constant_mass_system.h"
+#include "system/contact_blocks.h"
 #include "system/discrete_contact_system.h"
 #include "system/pair_potential_structure.h"
 
@@ -65,12 +67,13 @@ struct DiscreteForceEvaluation {
 void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]);
 
 /// What SolveDiscreteContactStep keeps between steps: the Newton workspace (its linear solver's symbolic analysis
-/// included) and the block Jacobian's triplets and assembler (pattern kept while the contact list is unchanged).
-/// A cache: results never depend on it.
+/// included) and the block Jacobian's blocks, inertia diagonal and assembler (pattern kept while the contact list
+/// is unchanged). A cache: results never depend on it.
 struct ContactStepWorkspace {
   NewtonWorkspace newton;
-  SparseEntries entries;
-  SparseAssembler assembler;
+  ContactBlocks blocks;
+  Eigen::VectorXd inertia;  ///< 2M/h²
+  BlockSparseAssembler assembler;
 };
 
 /// dynamic_cast<const To*>(&object), recomputed only when the object's address or dynamic type differs from the

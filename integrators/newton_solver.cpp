@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "integrators/band_lu.h"
 #include "integrators/kinsol_newton.h"
+#include "integrators/threaded_sparse_operator.h"
 #include "system/sparse_assembly.h"
 
 namespace impactlab {
@@ -53,8 +54,11 @@ struct NewtonWorkspace::LinearSolver {
       a_.makeCompressed();
       a = &a_;
     }
-    if (o.linear_solver == NewtonLinearSolver::kBiCgStabDiagonal)
-      return SolveIteratively(bicgstab_diagonal_, *a, j, b, d, o);
+    if (o.linear_solver == NewtonLinearSolver::kBiCgStabDiagonal) {
+      // Eigen's BiCGSTAB with the Jacobi preconditioner, its products on the contact threads (bitwise the same).
+      operator_.Attach(*a);
+      return SolveIteratively(bicgstab_diagonal_, operator_, j, b, d, o);
+    }
     if (o.linear_solver == NewtonLinearSolver::kBiCgStabIlut) return SolveIteratively(bicgstab_ilut_, *a, j, b, d, o);
     if (!SamePattern(*a)) {
       pattern_ = *a;
@@ -112,8 +116,8 @@ struct NewtonWorkspace::LinearSolver {
   /// An iterate of BiCGSTAB is accepted when its relative residual is below this even if the requested
   /// linear_tolerance was not reached (round-off floor); Newton's own test judges the result.
   static constexpr double kIterativeAcceptance = 1e-8;
-  template <class Iterative>
-  static bool SolveIteratively(Iterative& solver, const Eigen::SparseMatrix<double>& a, const NewtonJacobian& j,
+  template <class Iterative, class Matrix>
+  static bool SolveIteratively(Iterative& solver, const Matrix& a, const NewtonJacobian& j,
                                const Eigen::VectorXd& b, Eigen::VectorXd& d, const NewtonOptions& o) {
     solver.setTolerance(o.linear_tolerance);
     solver.setMaxIterations(o.linear_max_iterations);
@@ -164,7 +168,8 @@ struct NewtonWorkspace::LinearSolver {
   Bandwidths widths_;
   bool analysed_ = false;
   BandLu band_lu_;
-  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab_diagonal_;
+  ThreadedSparseOperator operator_;
+  Eigen::BiCGSTAB<ThreadedSparseOperator, OperatorJacobi> bicgstab_diagonal_;
   Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::IncompleteLUT<double>> bicgstab_ilut_;
 };
 

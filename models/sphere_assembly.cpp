@@ -73,6 +73,14 @@ bool ParallelAllOf(long n, const Pred& pred) {
   return all;
 }
 
+/// One contact's share of the step force F̄ and of the step's books (EvaluateDiscreteStep), computed on the contact
+/// threads and summed serially in contact order.
+struct DiscreteStepSlot {
+  Eigen::Vector3d force, torque;  ///< pair: F on i, the arm torque; wall: F and τ on the wall (−F, −τ on the sphere)
+  double scale = 0.0, damping_work = 0.0, friction_work = 0.0, generated_work = 0.0;
+  bool friction = false, generated = false;  ///< whether friction_work / generated_work enter the sums
+};
+
 /// Scratch of the broad phase and the contact cache, one per thread (the model is shared and const).
 struct BroadPhaseScratch {
   // The normal law's values of every candidate (pairs by candidate index, walls by i·W + w), each with the δ it
@@ -100,6 +108,8 @@ struct BroadPhaseScratch {
   std::vector<double> work_slots;  ///< friction and generated work per candidate
   std::vector<long> incidence_start, incidence, incidence_fill;  ///< per-sphere contact lists (CSR) of `contacts`
   std::vector<Eigen::Vector3d> contact_force;                     ///< F on b of every cached contact
+  std::vector<DiscreteStepSlot> step_slots;  ///< per step contact (EvaluateDiscreteStep)
+  std::vector<int> step_target;              ///< per step contact: its history slot's index in z, or −1
 };
 BroadPhaseScratch& Scratch() {
   thread_local BroadPhaseScratch scratch;
@@ -838,72 +848,102 @@ void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const E
   std::vector<int>& used = scratch.used;
   used.assign(static_cast<size_t>(n_), 0);
   const size_t h_size = static_cast<size_t>(history_);
-  std::array<double, kMaxLawHistory> sink{};
-  // The law's history after the step: a new slot when the contact is active at q1, scratch otherwise.
-  auto target = [&](int i, double code, double overlap) {
-    if (!(overlap > 0.0)) return std::span<double>(sink).subspan(0, h_size);
-    int& k = used[static_cast<size_t>(i)];
-    if (k == slots_)
-      throw InvalidParameter("history_slots", slots_,
-                             "at least the number of contacts one sphere owns; sphere " + std::to_string(i) +
-                                 " has more at t = " + InvalidParameter::FormatNumber(before.t + h));
-    const int at = SlotAt(i, k++);
-    z[at] = code;
-    return std::span<double>(z.data() + at + 1, h_size);
-  };
   auto previous = [&](int i, double code) {
     const std::span<const double> found = FindHistory(z0, i, code);
     return found.empty() ? std::span<const double>(kZero).subspan(0, h_size) : found;
   };
-  // The books of one contact (SphereContactModel::BookDiscreteStep / BookStep).
-  auto book = [&](const ContactLaw& law, const DiscreteContactResponse& c, double delta_prev, double overlap,
-                  std::span<const double> history_prev) {
-    damping_work += c.damping_work;
-    if (overlap > 0.0) {
-      friction_work += c.tangential.friction_work;
-      generated_work += c.tangential.generated_work;
-    } else if (delta_prev > 0.0) {
-      friction_work += law.tangential()->StoredEnergy(history_prev, delta_prev);
-    }
-  };
   std::vector<StepContact> contacts;
   DiscreteStepContacts(q0, z0, q1, contacts);
+  const long count = static_cast<long>(contacts.size());
+  // 1. Serially, in contact order: the history slot of every contact active at q1 (a new slot of sphere i, its
+  //    code written), −1 for the others (their law history goes to scratch).
+  std::vector<int>& slot_at = scratch.step_target;
+  slot_at.resize(contacts.size());
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    const StepContact& sc = contacts[k];
+    const double code = sc.wall ? WallCode(sc.other) : static_cast<double>(sc.other);
+    const double overlap = sc.wall ? WallOverlap(q1, 0, sc.i, sc.other) : PairOverlap(q1, 0, sc.i, sc.other);
+    if (!(overlap > 0.0)) {
+      slot_at[k] = -1;
+      continue;
+    }
+    int& used_i = used[static_cast<size_t>(sc.i)];
+    if (used_i == slots_)
+      throw InvalidParameter("history_slots", slots_,
+                             "at least the number of contacts one sphere owns; sphere " + std::to_string(sc.i) +
+                                 " has more at t = " + InvalidParameter::FormatNumber(before.t + h));
+    slot_at[k] = SlotAt(sc.i, used_i++);
+    z[slot_at[k]] = code;
+  }
+  // 2. Every contact into its own slot (on the contact threads): its force, torque, scale and book terms; its law
+  //    history into its own range of z.
+  std::vector<DiscreteStepSlot>& slots = scratch.step_slots;
+  slots.resize(contacts.size());
   const double r_sum = 2.0 * radius_;
-  for (const StepContact& sc : contacts) {
+  ParallelContactLoop(count, [&](long k_long) {
+    const size_t k = static_cast<size_t>(k_long);
+    const StepContact& sc = contacts[k];
+    const int i = sc.i;
+    std::array<double, kMaxLawHistory> sink{};
+    const std::span<double> target = slot_at[k] < 0 ? std::span<double>(sink).subspan(0, h_size)
+                                                    : std::span<double>(z.data() + slot_at[k] + 1, h_size);
+    DiscreteStepSlot& out_k = slots[k];
+    const ContactLaw& law = sc.wall ? *wall_law_ : *sphere_law_;
+    double delta_prev, overlap;
+    std::span<const double> history_prev;
+    DiscreteContactResponse c;
+    if (!sc.wall) {
+      const int j = sc.other;
+      delta_prev = PairOverlap(z0, 0, i, j);
+      overlap = PairOverlap(q1, 0, i, j);
+      history_prev = previous(i, static_cast<double>(j));
+      PairCoordinates x1;
+      x1 << At(q1, 6 * i), At(q1, 6 * i + 3), At(q1, 6 * j), At(q1, 6 * j + 3);
+      c = DiscretePairStep(q0, z0, x1, i, j, h, form, PairStartRates(before, i, j, h), history_prev, target,
+                           out_k.force, out_k.torque);
+      out_k.scale = out_k.force.norm() + (1.0 + r_sum) * c.tangential_force.norm();
+    } else {
+      const int w = sc.other;
+      delta_prev = WallOverlap(z0, 0, i, w);
+      overlap = WallOverlap(q1, 0, i, w);
+      history_prev = previous(i, WallCode(w));
+      WallCoordinates x1;
+      x1 << At(q1, 6 * i), At(q1, 6 * i + 3);
+      c = DiscreteWallStep(q0, z0, x1, i, w, h, form, WallStartRates(before, i, w, h), history_prev, target,
+                           out_k.force, out_k.torque);
+      out_k.scale = std::abs(c.normal_force) + (1.0 + radius_) * c.tangential_force.norm();
+    }
+    // The books of one contact (SphereContactModel::BookDiscreteStep / BookStep).
+    out_k.damping_work = c.damping_work;
+    out_k.friction = out_k.generated = false;
+    if (overlap > 0.0) {
+      out_k.friction = out_k.generated = true;
+      out_k.friction_work = c.tangential.friction_work;
+      out_k.generated_work = c.tangential.generated_work;
+    } else if (delta_prev > 0.0) {
+      out_k.friction = true;
+      out_k.friction_work = law.tangential()->StoredEnergy(history_prev, delta_prev);
+    }
+  });
+  // 3. Serially, in contact order: the force, the scale and the books summed as the serial loop summed them.
+  for (size_t k = 0; k < contacts.size(); ++k) {
+    const StepContact& sc = contacts[k];
+    const DiscreteStepSlot& c = slots[k];
     const int i = sc.i;
     if (!sc.wall) {
       const int j = sc.other;
-      const double delta_prev = PairOverlap(z0, 0, i, j);
-      const double overlap = PairOverlap(q1, 0, i, j);
-      const std::span<const double> history_prev = previous(i, static_cast<double>(j));
-      PairCoordinates x1;
-      x1 << At(q1, 6 * i), At(q1, 6 * i + 3), At(q1, 6 * j), At(q1, 6 * j + 3);
-      Eigen::Vector3d force_j, arm_torque;
-      const DiscreteContactResponse c =
-          DiscretePairStep(q0, z0, x1, i, j, h, form, PairStartRates(before, i, j, h), history_prev,
-                           target(i, static_cast<double>(j), overlap), force_j, arm_torque);
-      out.force.segment<3>(6 * i) += force_j;
-      out.force.segment<3>(6 * j) -= force_j;
-      out.force.segment<3>(6 * i + 3) += arm_torque;
-      out.force.segment<3>(6 * j + 3) += arm_torque;
-      scale += force_j.norm() + (1.0 + r_sum) * c.tangential_force.norm();
-      book(*sphere_law_, c, delta_prev, overlap, history_prev);
+      out.force.segment<3>(6 * i) += c.force;
+      out.force.segment<3>(6 * j) -= c.force;
+      out.force.segment<3>(6 * i + 3) += c.torque;
+      out.force.segment<3>(6 * j + 3) += c.torque;
     } else {
-      const int w = sc.other;
-      const double delta_prev = WallOverlap(z0, 0, i, w);
-      const double overlap = WallOverlap(q1, 0, i, w);
-      const std::span<const double> history_prev = previous(i, WallCode(w));
-      WallCoordinates x1;
-      x1 << At(q1, 6 * i), At(q1, 6 * i + 3);
-      Eigen::Vector3d force, torque;
-      const DiscreteContactResponse c =
-          DiscreteWallStep(q0, z0, x1, i, w, h, form, WallStartRates(before, i, w, h), history_prev,
-                           target(i, WallCode(w), overlap), force, torque);
-      out.force.segment<3>(6 * i) -= force;
-      out.force.segment<3>(6 * i + 3) -= torque;
-      scale += std::abs(c.normal_force) + (1.0 + radius_) * c.tangential_force.norm();
-      book(*wall_law_, c, delta_prev, overlap, history_prev);
+      out.force.segment<3>(6 * i) -= c.force;
+      out.force.segment<3>(6 * i + 3) -= c.torque;
     }
+    scale += c.scale;
+    damping_work += c.damping_work;
+    if (c.friction) friction_work += c.friction_work;
+    if (c.generated) generated_work += c.generated_work;
   }
   z[books_] = z0[books_] + friction_work;
   z[books_ + 1] = z0[books_ + 1] + generated_work;
@@ -1013,19 +1053,25 @@ DiscreteContactResponse SphereAssembly::DiscreteWallStep(const Eigen::VectorXd& 
   return c;
 }
 
-void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+void SphereAssembly::DiscreteStepJacobianBlocks(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                                                 DiscreteGradientForm form, double motion,
-                                                SparseEntries& entries) const {
+                                                ContactBlocks& blocks) const {
   const Eigen::VectorXd &q0 = before.q, &z0 = before.z;
   std::vector<StepContact> contacts;
   DiscreteStepContacts(q0, z0, q1, contacts);
   const long count = static_cast<long>(contacts.size());
-  // Each contact's triplets go to their own range of `entries` (prefix sums of 144 or 36), filled on the contact
-  // threads: the same entries in the same order as a serial loop, with no intermediate block storage.
-  std::vector<size_t> offset(static_cast<size_t>(count) + 1, entries.size());
-  for (long k = 0; k < count; ++k)
-    offset[static_cast<size_t>(k) + 1] = offset[static_cast<size_t>(k)] + (contacts[static_cast<size_t>(k)].wall ? 36 : 144);
-  entries.resize(offset.back());
+  // The layout serially (the first body's 6 coordinates, then the second's), then each contact's values into its
+  // own range on the contact threads: the same values for any thread count, no intermediate block storage.
+  blocks.Clear();
+  for (const StepContact& sc : contacts) {
+    std::array<int, 12> coords;
+    for (int c = 0; c < 6; ++c) {
+      coords[static_cast<size_t>(c)] = 6 * sc.i + c;
+      coords[static_cast<size_t>(c) + 6] = 6 * sc.other + c;
+    }
+    blocks.AddBlock(std::span<const int>(coords.data(), sc.wall ? 6 : 12));
+  }
+  blocks.SizeValues();
   const size_t h_size = static_cast<size_t>(history_);
   ParallelContactLoop(count, [&](long k) {
     const StepContact& sc = contacts[static_cast<size_t>(k)];
@@ -1035,14 +1081,7 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
     std::span<const double> history_prev = FindHistory(z0, sc.i, code);
     if (history_prev.empty()) history_prev = std::span<const double>(kZero).subspan(0, h_size);
     const std::span<double> target = std::span<double>(sink).subspan(0, h_size);
-    // Local coordinate c → global: the first body's 6, then the second's; column by column.
-    const auto global = [&](int c) { return c < 6 ? 6 * sc.i + c : 6 * sc.other + (c - 6); };
-    Eigen::Triplet<double>* out = entries.data() + offset[static_cast<size_t>(k)];
-    const auto write = [&](const auto& block) {
-      const int size = static_cast<int>(block.rows());
-      for (int c = 0; c < size; ++c)
-        for (int r = 0; r < size; ++r) *out++ = Eigen::Triplet<double>(global(r), global(c), block(r, c));
-    };
+    double* out = blocks.block_values(static_cast<size_t>(k));
     if (!sc.wall) {
       PairCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3), At(q1, 6 * sc.other), At(q1, 6 * sc.other + 3);
@@ -1054,9 +1093,10 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
         f << force_j, arm_torque, -force_j, arm_torque;
         return f;
       };
-      Eigen::Matrix<double, 12, 12> block;
-      ContactBlockDifference(x1, motion, pair_force, block);
-      write(block);
+      Eigen::Map<Eigen::Matrix<double, 12, 12>> block(out);  // column-major, as ContactBlocks stores it
+      Eigen::Matrix<double, 12, 12> b;
+      ContactBlockDifference(x1, motion, pair_force, b);
+      block = b;
     } else {
       WallCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3);
@@ -1068,9 +1108,10 @@ void SphereAssembly::AppendDiscreteStepJacobian(const MechanicalState& before, c
         f << -force, -torque;
         return f;
       };
-      Eigen::Matrix<double, 6, 6> block;
-      ContactBlockDifference(x1, motion, wall_force, block);
-      write(block);
+      Eigen::Map<Eigen::Matrix<double, 6, 6>> block(out);
+      Eigen::Matrix<double, 6, 6> b;
+      ContactBlockDifference(x1, motion, wall_force, b);
+      block = b;
     }
   });
 }

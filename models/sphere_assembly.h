@@ -209,10 +209,10 @@ class SphereAssembly final : public MechanicalSystem,
   // --- sparse Newton Jacobian of the contact seam (system/discrete_contact_jacobian.h) ----------------
   // One block per contact of EvaluateDiscreteStep, in its order: 12 × 12 over (x_i, φ_i, x_j, φ_j) for a pair,
   // 6 × 6 over (x_i, φ_i) for a wall, by forward differences of that contact's discrete force alone
-  // (system/contact_block_difference.h); the blocks on the contact threads (core/contact_threads.h), appended
-  // serially, so the entries do not depend on the thread count.
-  void AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
-                                  DiscreteGradientForm form, double motion, SparseEntries& entries) const override;
+  // (system/contact_block_difference.h); the layout serially, each block's values on the contact threads
+  // (core/contact_threads.h) into its own range, so the values do not depend on the thread count.
+  void DiscreteStepJacobianBlocks(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                  DiscreteGradientForm form, double motion, ContactBlocks& blocks) const override;
 
   // --- rigid frictional contacts for the nonsmooth schemes (header comment) -----------------------------
   static constexpr int kMaxFrictionalSpheres = 64;
@@ -287,7 +287,7 @@ class SphereAssembly final : public MechanicalSystem,
   std::pair<int, int> FrictionalContactBodies(int contact) const;
 
   // The contacts of one discrete step and the discrete force of one of them (shared by EvaluateDiscreteStep and
-  // AppendDiscreteStepJacobian). A step contact is a pair (i, other = j > i) or a wall (i, other = w).
+  // DiscreteStepJacobianBlocks). A step contact is a pair (i, other = j > i) or a wall (i, other = w).
   struct StepContact {
     int i = 0, other = 0;
     bool wall = false;

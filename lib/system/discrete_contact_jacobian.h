@@ -8,10 +8,11 @@
 // where contact c couples the coordinates x_c = P_c q₁ of at most two bodies (two spheres: 12 coordinates; a sphere
 // and a wall: 6) and f̄_c is its algorithmic force on them (the same terms EvaluateDiscreteStep sums). Each block
 // ∂f̄_c/∂x_c is dense and small; the model computes it (analytically, or by forward differences of f̄_c alone:
-// system/contact_block_difference.h) and appends all of its entries, zeros included, in contact order. So the
-// assembled pattern is a function of the contact list only: while the list does not change, the scheme's
-// SparseAssembler (system/sparse_assembly.h) refills values into the kept pattern and the linear solver keeps its
-// symbolic analysis. Cost O(contacts) per Jacobian against O(n) evaluations of F̄ (O(n²)) for the dense forward
+// system/contact_block_difference.h) and gives all of its entries, zeros included, in contact order, as a block
+// layout and a value array (system/contact_blocks.h). So the assembled pattern is a function of the contact list
+// only: while the list does not change, the scheme's BlockSparseAssembler (system/block_sparse_assembly.h) refills
+// the matrix values straight from the blocks into the kept pattern and the linear solver keeps its symbolic
+// analysis. Cost O(contacts) per Jacobian against O(n) evaluations of F̄ (O(n²)) for the dense forward
 // difference, and O(nnz) memory against 8n² bytes.
 //
 // The scheme reaches it by dynamic_cast, as the other optional structures; a model without it keeps the dense
@@ -23,6 +24,7 @@
 
 #include "contact/contact_law.h"
 #include "state/mechanical_state.h"
+#include "system/contact_blocks.h"
 #include "system/sparse_assembly.h"
 
 namespace impactlab {
@@ -30,11 +32,18 @@ namespace impactlab {
 class DiscreteContactJacobian {
  public:
   virtual ~DiscreteContactJacobian() = default;
-  /// Appends ∂F̄/∂q₁ at (before, q1, h, form) as triplets: one dense block per contact of the step (the contacts
-  /// EvaluateDiscreteStep sums), all entries, in contact order. `motion` = ‖q₁ − q_n‖∞ + h‖v_n‖∞ [m] sets the
+  /// ∂F̄/∂q₁ at (before, q1, h, form) as blocks (layout and values replaced): one dense block per contact of the
+  /// step (the contacts EvaluateDiscreteStep sums), in contact order. `motion` = ‖q₁ − q_n‖∞ + h‖v_n‖∞ [m] sets the
   /// forward-difference step where one is used (ContactBlockDifference). The inertia term 2M/h² is not included.
-  virtual void AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
-                                          DiscreteGradientForm form, double motion, SparseEntries& entries) const = 0;
+  virtual void DiscreteStepJacobianBlocks(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                          DiscreteGradientForm form, double motion, ContactBlocks& blocks) const = 0;
+  /// The same blocks appended as triplets (ContactBlocks::AppendTriplets order).
+  void AppendDiscreteStepJacobian(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                  DiscreteGradientForm form, double motion, SparseEntries& entries) const {
+    ContactBlocks blocks;
+    DiscreteStepJacobianBlocks(before, q1, h, form, motion, blocks);
+    blocks.AppendTriplets(entries);
+  }
 };
 
 }  // namespace impactlab

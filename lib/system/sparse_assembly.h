@@ -36,6 +36,9 @@ class SparseAssembler {
   bool last_pattern_reused() const { return reused_; }
   /// How many times a new pattern was built (for tests and benchmarks).
   long patterns_built() const { return patterns_built_; }
+  /// Where entry k of the last Assemble went: its index in the output's value array (entries of one coordinate
+  /// were summed in entry order, the first one assigned).
+  const std::vector<int>& slots() const { return slot_; }
 
  private:
   bool SameSequence(Eigen::Index rows, Eigen::Index cols, const SparseEntries& entries,

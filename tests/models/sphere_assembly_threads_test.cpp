@@ -1,11 +1,14 @@
 // sphere_assembly on 1 and 2 OpenMP threads (core/contact_threads.h): the parallel contact loops fill one slot per
 // candidate and combine the slots in candidate order, so a run is bitwise the same for any thread count. The
-// packing is large enough (2197 spheres, ~6000 contacts) that the loops do run in parallel.
+// packing is large enough (2197 spheres, ~6000 contacts) that the loops do run in parallel. The same for
+// Simo–Tarnow's steps (the step force F̄, the contact blocks and the refill of the sparse Newton Jacobian on the
+// contact threads: models/sphere_assembly.cpp, system/block_sparse_assembly.h).
 #include <doctest/doctest.h>
 
 #include "core/contact_threads.h"
 #include "core/errors.h"
 #include "core/parameter_set.h"
+#include "integrators/simo_tarnow.h"
 #include "integrators/simulation.h"
 #include "integrators/velocity_verlet.h"
 #include "models/sphere_assembly.h"
@@ -15,7 +18,7 @@ using namespace impactlab;
 
 namespace {
 
-SimulationRecord RunPacking(int threads) {
+SimulationRecord RunPacking(int threads, bool simo_tarnow = false) {
   SetContactThreads(threads);
   ParameterSet p;
   p.Set("nx", 13.0);
@@ -28,10 +31,13 @@ SimulationRecord RunPacking(int threads) {
   const auto sys = MakeSphereAssembly(p);
   SimulationOptions o;
   o.dt = 2e-7;
-  o.t_end = 30 * 2e-7;
+  o.t_end = (simo_tarnow ? 4 : 30) * 2e-7;
   o.locate_events = false;
   VelocityVerlet vv;
-  SimulationRecord r = Simulate(*sys, vv, sys->InitialState(), o, {});
+  SimoTarnow st;
+  SimulationRecord r = simo_tarnow ? Simulate(*sys, st, sys->InitialState(), o, {})
+                                   : Simulate(*sys, vv, sys->InitialState(), o, {});
+  if (simo_tarnow) MESSAGE("Simo-Tarnow Newton iterations ", st.statistics().newton_iterations);
   const auto contacts = sys->CountContacts(r.final_state);
   MESSAGE(threads, " thread(s) requested, ", ContactThreads(), " in effect; contacts ", contacts.first, " + ",
           contacts.second);
@@ -55,6 +61,18 @@ TEST_CASE("sphere_assembly: 1 and 2 contact threads give bitwise identical runs"
   } else {
     MESSAGE("built without OpenMP: both runs are serial");
   }
+  CHECK(one.final_state.q == two.final_state.q);
+  CHECK(one.final_state.v == two.final_state.v);
+  CHECK(one.final_state.z == two.final_state.z);
+  CHECK(one.final_state.dissipated == two.final_state.dissipated);
+}
+
+TEST_CASE("sphere_assembly: Simo-Tarnow steps are bitwise identical on 1 and 2 contact threads") {
+  RestoreThreads restore;
+  const SimulationRecord one = RunPacking(1, true);
+  const SimulationRecord two = RunPacking(2, true);
+  if (ContactThreadsAvailable()) CHECK(ContactThreads() == 2);
+  CHECK(one.final_state.t == two.final_state.t);
   CHECK(one.final_state.q == two.final_state.q);
   CHECK(one.final_state.v == two.final_state.v);
   CHECK(one.final_state.z == two.final_state.z);
