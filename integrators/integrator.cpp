@@ -15,31 +15,46 @@ StepResult Integrator::CallDoStep(const MechanicalSystem& system, MechanicalStat
   }
 }
 
-StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& state, double h) {
-  if (!(std::isfinite(h) && h > 0.0)) throw InvalidParameter("dt", h, "> 0 and finite");
-  // Long states (10⁴ spheres and more) are compared, copied and checked in blocks on the contact threads.
-  const bool blocks = state.v.size() >= kParallelArrayLength && ContactThreads() > 1;
+namespace {
+// The state passes of Step, plain or, for long states, in blocks on the contact threads (mechanical_state.h).
+template <bool kBlocks>
+bool SameBitsAs(const MechanicalState& a, const MechanicalState& b) {
+  if constexpr (kBlocks) return a.SameBitsInBlocks(b);
+  return a.SameBits(b);
+}
+template <bool kBlocks>
+void Assign(MechanicalState& to, const MechanicalState& from) {
+  if constexpr (kBlocks)
+    to.AssignFromInBlocks(from);
+  else
+    to.AssignFrom(from);  // reuses storage when sizes match
+}
+template <bool kBlocks>
+bool Finite(const MechanicalState& s) {
+  if constexpr (kBlocks) return s.IsFiniteInBlocks();
+  return s.IsFinite();
+}
+}  // namespace
+
+template <bool kBlocks>
+[[gnu::always_inline]] inline StepResult Integrator::StepWith(const MechanicalSystem& system, MechanicalState& state, double h) {
   if (keeps_returned_state_) {
     // The rollback copy is already there when the state is the returned one (bits of t, q, v, z; `dissipated` is
     // assigned either way, so the copy is exact).
-    resumes_returned_state_ = returned_state_kept_ && returned_for_ == &system &&
-                              (blocks ? step_start_.SameBitsInBlocks(state) : step_start_.SameBits(state));
+    resumes_returned_state_ =
+        returned_state_kept_ && returned_for_ == &system && SameBitsAs<kBlocks>(step_start_, state);
     returned_state_kept_ = false;
     if (resumes_returned_state_)
       step_start_.dissipated = state.dissipated;
-    else if (blocks)
-      step_start_.AssignFromInBlocks(state);
     else
-      step_start_.AssignFrom(state);
-  } else if (blocks) {
-    step_start_.AssignFromInBlocks(state);
+      Assign<kBlocks>(step_start_, state);
   } else {
-    step_start_.AssignFrom(state);  // reuses storage when sizes match
+    Assign<kBlocks>(step_start_, state);
   }
   const MechanicalState& saved = step_start_;
   const double t_target = saved.t + h;
   StepResult result = CallDoStep(system, state, h);
-  if (result.status == StepStatus::kAccepted && !(blocks ? state.IsFiniteInBlocks() : state.IsFinite())) {
+  if (result.status == StepStatus::kAccepted && !Finite<kBlocks>(state)) {
     result.status = StepStatus::kRetrySmallerStep;
     result.cause = StepFailureCause::kNonFiniteState;
     result.message = "non-finite state after step (t = " + InvalidParameter::FormatNumber(saved.t) + ", h = " +
@@ -53,14 +68,20 @@ StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& sta
   state.t = t_target;
   ++stats_.steps;
   if (keeps_returned_state_) {
-    if (blocks)
-      step_start_.AssignFromInBlocks(state);
-    else
-      step_start_.AssignFrom(state);
+    Assign<kBlocks>(step_start_, state);
     returned_state_kept_ = true;
     returned_for_ = &system;
   }
   return result;
+}
+
+StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& state, double h) {
+  if (!(std::isfinite(h) && h > 0.0)) throw InvalidParameter("dt", h, "> 0 and finite");
+  // Long states (10⁴ spheres and more) are compared, copied and checked in blocks on the contact threads; the
+  // plain instantiation is the short states' step with nothing added.
+  if (state.v.size() >= kParallelArrayLength && ContactThreads() > 1) [[unlikely]]
+    return StepWith<true>(system, state, h);
+  return StepWith<false>(system, state, h);
 }
 
 }  // namespace impactlab

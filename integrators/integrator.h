@@ -107,6 +107,8 @@ class Integrator {
  private:
   virtual StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) = 0;
   StepResult CallDoStep(const MechanicalSystem& system, MechanicalState& state, double h);  // restores on throw
+  template <bool kBlocks>
+  StepResult StepWith(const MechanicalSystem& system, MechanicalState& state, double h);  // Step's body
   MechanicalState step_start_;
   bool keeps_returned_state_ = false;
   bool returned_state_kept_ = false;        ///< step_start_ holds the state the last accepted Step() returned

@@ -91,7 +91,8 @@ IntegratorTraits VelocityVerlet::traits() const {
   return t;
 }
 
-StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
+template <bool kLongVectors>
+[[gnu::always_inline]] inline StepResult VelocityVerlet::DoStepWith(const MechanicalSystem& system, MechanicalState& state, double h) {
   // Plain index loops instead of Eigen expressions: for the 1–12 dof models the expression set-up costs more
   // than the arithmetic (callgrind, docs/performance.md); for long vectors the loops vectorise all the same.
   const Eigen::Index nv = state.v.size();
@@ -121,7 +122,7 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
   // from `state` (equal to `before` here, Integrator::Step's contract), the value the last kick stored, not its copy
   // in the rollback state; with q̇ = v½ the drift uses v½ from a register instead of reloading it from v_half_.
   // Element by element: the same bits for any thread count.
-  const int threads = nv >= kParallelVectorLength ? ContactThreads() : 1;
+  const int threads = kLongVectors ? ContactThreads() : 1;
   if (hooks.position_rate_is_velocity) {
     if (threads <= 1) {
       for (Eigen::Index i = 0; i < nv; ++i) {
@@ -206,6 +207,14 @@ StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalStat
   cached_power_ = p1;
   cache_valid_ = true;
   return result;
+}
+
+StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
+  // Long vectors are swept in blocks on the contact threads; the plain instantiation is the short vectors' step with
+  // nothing added.
+  if (state.v.size() >= kParallelVectorLength && ContactThreads() > 1) [[unlikely]]
+    return DoStepWith<true>(system, state, h);
+  return DoStepWith<false>(system, state, h);
 }
 
 }  // namespace impactlab

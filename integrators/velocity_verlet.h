@@ -41,6 +41,8 @@ class VelocityVerlet final : public Integrator {
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
+  template <bool kLongVectors>
+  StepResult DoStepWith(const MechanicalSystem& system, MechanicalState& state, double h);  // DoStep's body
   VerletDamping damping_;
   bool cache_valid_ = false;    ///< a1_ and cached_power_ are a and P of the state this scheme's last step returned
   double cached_power_ = 0.0;
