@@ -71,12 +71,14 @@ bool AllBlocks(long n, const Pred& pred) {
 }  // namespace
 
 bool ParallelSameBytes(const double* a, const double* b, long n) {
+  if (n <= 0) return true;  // an empty vector's data() may be null: no memcmp on it
   return AllBlocks(n, [&](long begin, long end) {
     return std::memcmp(a + begin, b + begin, static_cast<size_t>(end - begin) * sizeof(double)) == 0;
   });
 }
 
 void ParallelCopy(const double* from, double* to, long n) {
+  if (n <= 0) return;  // an empty vector's data() may be null: no memcpy on it
   const int blocks = ContactThreads();
   if (blocks <= 1) {
     std::memcpy(to, from, static_cast<size_t>(n) * sizeof(double));

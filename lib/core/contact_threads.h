@@ -30,7 +30,8 @@ int ContactThreads();
 /// body(block, begin, end) for the `blocks` contiguous blocks [n·b/blocks, n·(b+1)/blocks) of [0, n), one block per
 /// thread (OpenMP, `blocks` threads; serially in block order without OpenMP). For the long-vector sweeps of the
 /// explicit schemes (integrators/velocity_verlet.cpp): a scheme calls it only above its own length threshold, so
-/// short vectors never pay for a parallel region. Each block must write only its own entries.
+/// short vectors never pay for a parallel region. Each block must write only its own entries, and body must not
+/// throw (an exception cannot leave an OpenMP region).
 void ParallelBlocks(long n, int blocks, const std::function<void(int block, long begin, long end)>& body);
 
 /// Arrays of at least this many doubles are copied, compared and checked by the three functions below in blocks on
