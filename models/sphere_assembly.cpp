@@ -58,20 +58,8 @@ struct HistoryKey {
   std::vector<size_t> run_start;
 };
 
-/// Whether pred(begin, end) holds for every block of [0, n): blocks of kAllOfBlock items, on the contact threads when
-/// there are at least kParallelContactThreshold items. A logical AND, so the answer does not depend on the thread
-/// count or the order in which blocks finish.
-template <class Pred>
-bool ParallelAllOf(long n, const Pred& pred) {
-  constexpr long kAllOfBlock = 1024;
-  const long blocks = (n + kAllOfBlock - 1) / kAllOfBlock;
-  const int threads = ContactThreads();
-  (void)threads;  // used by the pragma only (unused without OpenMP)
-  bool all = true;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(&& : all) if (threads > 1 && n >= kParallelContactThreshold)
-  for (long b = 0; b < blocks; ++b) all = all && pred(b * kAllOfBlock, std::min(n, (b + 1) * kAllOfBlock));
-  return all;
-}
+/// The contact threads for a loop over n items: one below kParallelContactThreshold (core/contact_threads.h).
+int LoopThreads(long n) { return n >= kParallelContactThreshold ? ContactThreads() : 1; }
 
 /// One contact's share of the step force F̄ and of the step's books (EvaluateDiscreteStep), computed on the contact
 /// threads and summed serially in contact order.
@@ -152,7 +140,7 @@ struct HistoryLayout {
       return false;
     const double* zd = z.data();
     const double* kd = key.values.data();
-    return ParallelAllOf(n, [&](long begin, long end) {
+    return ParallelAllOf(n, LoopThreads(n), [&](long begin, long end) {
       const size_t h0 = 6 * static_cast<size_t>(begin), h1 = 6 * static_cast<size_t>(end);
       if (h1 > h0 && std::memcmp(zd + h0, kd + h0, (h1 - h0) * sizeof(double)) != 0) return false;
       for (long i = begin; i < end; ++i) {
@@ -171,10 +159,10 @@ bool ContactCacheHolds(const BroadPhaseScratch& scratch, std::uint64_t owner, co
                        const HistoryLayout* layout) {
   const auto same = [](const Eigen::VectorXd& a, const std::vector<double>& b) {
     if (static_cast<size_t>(a.size()) != b.size()) return false;
-    const long spheres = static_cast<long>(b.size() / 6);  // q = (x, φ) of each sphere; blocks of whole spheres
-    return ParallelAllOf(spheres + 1, [&](long begin, long end) {
-      const size_t from = 6 * static_cast<size_t>(begin), to = std::min(b.size(), 6 * static_cast<size_t>(end));
-      return to <= from || std::memcmp(a.data() + from, b.data() + from, (to - from) * sizeof(double)) == 0;
+    const long size = static_cast<long>(b.size());
+    return ParallelAllOf(size, LoopThreads(size / 6), [&](long begin, long end) {  // 6 coordinates per sphere
+      return end <= begin || std::memcmp(a.data() + begin, b.data() + begin,
+                                         static_cast<size_t>(end - begin) * sizeof(double)) == 0;
     });
   };
   return scratch.contacts_owner == owner && same(s.q, scratch.contacts_q) &&

@@ -56,11 +56,8 @@ void ParallelBlocks(long n, int blocks, const std::function<void(int block, long
   for (int b = 0; b < blocks; ++b) body(b, n * b / blocks, n * (b + 1) / blocks);
 }
 
-namespace {
-/// pred(begin, end) on ContactThreads() blocks of [0, n) (at most 64), true when it holds on all of them.
-template <class Pred>
-bool AllBlocks(long n, const Pred& pred) {
-  const int blocks = std::min(ContactThreads(), 64);
+bool ParallelAllOf(long n, int blocks, const std::function<bool(long begin, long end)>& pred) {
+  blocks = std::min(blocks, 64);
   if (blocks <= 1) return pred(0L, n);
   std::array<char, 64> holds{};
   ParallelBlocks(n, blocks, [&](int b, long begin, long end) { holds[static_cast<size_t>(b)] = pred(begin, end); });
@@ -68,11 +65,10 @@ bool AllBlocks(long n, const Pred& pred) {
     if (!holds[static_cast<size_t>(b)]) return false;
   return true;
 }
-}  // namespace
 
 bool ParallelSameBytes(const double* a, const double* b, long n) {
   if (n <= 0) return true;  // an empty vector's data() may be null: no memcmp on it
-  return AllBlocks(n, [&](long begin, long end) {
+  return ParallelAllOf(n, ContactThreads(), [&](long begin, long end) {
     return std::memcmp(a + begin, b + begin, static_cast<size_t>(end - begin) * sizeof(double)) == 0;
   });
 }
@@ -90,7 +86,7 @@ void ParallelCopy(const double* from, double* to, long n) {
 }
 
 bool ParallelAllFinite(const double* x, long n) {
-  return AllBlocks(n, [&](long begin, long end) {
+  return ParallelAllOf(n, ContactThreads(), [&](long begin, long end) {
     for (long i = begin; i < end; ++i)
       if (!std::isfinite(x[i])) return false;
     return true;

@@ -34,6 +34,11 @@ int ContactThreads();
 /// throw (an exception cannot leave an OpenMP region).
 void ParallelBlocks(long n, int blocks, const std::function<void(int block, long begin, long end)>& body);
 
+/// Whether pred(begin, end) holds on every one of the `blocks` contiguous blocks of [0, n) (ParallelBlocks, at most
+/// 64 blocks; one call pred(0, n) when blocks <= 1). A logical AND, so the answer does not depend on the thread
+/// count. pred must not throw.
+bool ParallelAllOf(long n, int blocks, const std::function<bool(long begin, long end)>& pred);
+
 /// Arrays of at least this many doubles are copied, compared and checked by the three functions below in blocks on
 /// the contact threads (the state passes of Integrator::Step for 10⁴ spheres and more, state/mechanical_state.h).
 /// Each result is exact, so it does not depend on the thread count.
