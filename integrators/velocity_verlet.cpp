@@ -12,10 +12,6 @@ namespace impactlab {
 namespace {
 constexpr double kFiniteMax = std::numeric_limits<double>::max();
 
-/// Vectors of at least this many entries (10⁴ spheres and more) are swept on the contact threads
-/// (core/contact_threads.h); shorter ones in one plain loop, with no OpenMP call on their path.
-constexpr Eigen::Index kParallelVectorLength = 32768;
-
 /// The maxima of the end-velocity fixed point's convergence test over a range of entries.
 struct KickNorms {
   double change = 0.0, new_norm = 0.0, half_norm = 0.0, kick_norm = 0.0;
@@ -212,7 +208,9 @@ template <bool kLongVectors>
 StepResult VelocityVerlet::DoStep(const MechanicalSystem& system, MechanicalState& state, double h) {
   // Long vectors are swept in blocks on the contact threads; the plain instantiation is the short vectors' step with
   // nothing added.
-  if (state.v.size() >= kParallelVectorLength && ContactThreads() > 1) [[unlikely]]
+  // Vectors of at least kParallelArrayLength entries (core/contact_threads.h, ≈ 5 500 spheres and more); shorter ones
+  // run the plain loops, with no OpenMP call on their path.
+  if (state.v.size() >= kParallelArrayLength && ContactThreads() > 1) [[unlikely]]
     return DoStepWith<true>(system, state, h);
   return DoStepWith<false>(system, state, h);
 }
