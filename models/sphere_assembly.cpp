@@ -61,6 +61,49 @@ struct HistoryKey {
 /// The contact threads for a loop over n items: one below kParallelContactThreshold (core/contact_threads.h).
 int LoopThreads(long n) { return n >= kParallelContactThreshold ? ContactThreads() : 1; }
 
+/// Contacts per chunk handed to a thread by ParallelContactLoop.
+constexpr long kContactChunk = 512;
+
+/// body(k) for k in [0, n): on the OpenMP threads when n >= kParallelContactThreshold, else serially. Each k must
+/// write only its own slot. An exception is rethrown after the loop, the one of the smallest k (as a serial loop
+/// would throw it), so the error does not depend on the thread count either.
+/// Chunks of kContactChunk are handed out dynamically, not as one contiguous half per thread: the candidates are the
+/// sphere pairs followed by the sphere-wall pairs, mostly separated and cheap, so a static split left the pair
+/// evaluations on the first thread (measured: 75 % / 23 % of a 10⁵-sphere Verlet step's samples on the two threads).
+/// Which thread evaluates k does not change what k writes: the results stay bitwise the same.
+template <class Body>
+void ParallelContactLoop(long n, const Body& body) {
+  std::exception_ptr error;
+  long error_k = n;
+  const int threads = ContactThreads();
+  (void)threads;  // used by the pragma only (unused without OpenMP)
+#pragma omp parallel for schedule(dynamic, kContactChunk) num_threads(threads) if (threads > 1 && n >= kParallelContactThreshold)
+  for (long k = 0; k < n; ++k) {
+    try {
+      body(k);
+    } catch (...) {
+#pragma omp critical(impactlab_contact_loop_error)
+      if (k < error_k) {
+        error_k = k;
+        error = std::current_exception();
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+/// body(b, begin, end) for the blocks [b·block, min(n, (b+1)·block)) of [0, n), handed out one at a time to the
+/// contact threads when n >= kParallelContactThreshold (serially in block order otherwise). Each block must write
+/// only its own entries, and body must not throw (an exception cannot leave an OpenMP region).
+template <class Body>
+void ParallelRanges(long n, long block, const Body& body) {
+  const long blocks = (n + block - 1) / block;
+  const int threads = ContactThreads();
+  (void)threads;  // used by the pragma only (unused without OpenMP)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && n >= kParallelContactThreshold)
+  for (long b = 0; b < blocks; ++b) body(b, b * block, std::min(n, (b + 1) * block));
+}
+
 /// One contact's share of the step force F̄ and of the step's books (EvaluateDiscreteStep), computed on the contact
 /// threads and summed serially in contact order.
 struct DiscreteStepSlot {
@@ -95,6 +138,7 @@ struct BroadPhaseScratch {
   std::vector<char> contact_slot_active;
   std::vector<double> law_slots;  ///< the tangential law's new history, H values per candidate
   std::vector<double> work_slots;  ///< friction and generated work per candidate
+  std::vector<long> block_offset;  ///< per block of candidates: where its active contacts start (compaction)
   std::vector<long> incidence_start, incidence, incidence_fill;  ///< per-sphere contact lists (CSR) of `contacts`
   std::vector<Eigen::Vector3d> contact_force;                     ///< F on b of every cached contact
   std::vector<DiscreteStepSlot> step_slots;  ///< per step contact (EvaluateDiscreteStep)
@@ -116,20 +160,33 @@ struct HistoryLayout {
     return static_cast<size_t>(slots_at) + (static_cast<size_t>(i) * slots + k) * static_cast<size_t>(slot_size);
   }
   void Key(const Eigen::VectorXd& z, HistoryKey& key) const {
-    key.values.clear();
-    key.run_start.clear();
-    if (z.size() != z_size) return;  // not a state of this model: a key that SameKey never matches
-    key.values.assign(z.data(), z.data() + 6 * static_cast<size_t>(n));
-    key.run_start.reserve(static_cast<size_t>(n) + 1);
-    for (int i = 0; i < n; ++i) {
-      key.run_start.push_back(key.values.size());
-      for (int k = 0; k < slots; ++k) {
-        const size_t at = At(i, k);
-        key.values.insert(key.values.end(), z.data() + at, z.data() + at + slot_size);
-        if (z[static_cast<Eigen::Index>(at)] == kEmpty) break;
-      }
+    if (z.size() != z_size) {  // not a state of this model: a key that SameKey never matches
+      key.values.clear();
+      key.run_start.clear();
+      return;
     }
-    key.run_start.push_back(key.values.size());
+    // Per sphere the length of its run (in parallel), the runs' offsets, then the copies (in parallel).
+    const size_t head = 6 * static_cast<size_t>(n);
+    key.run_start.resize(static_cast<size_t>(n) + 1);
+    key.run_start[0] = head;
+    ParallelContactLoop(n, [&](long i) {
+      size_t length = 0;
+      for (int k = 0; k < slots; ++k) {
+        length += static_cast<size_t>(slot_size);
+        if (z[static_cast<Eigen::Index>(At(static_cast<int>(i), k))] == kEmpty) break;
+      }
+      key.run_start[static_cast<size_t>(i) + 1] = length;
+    });
+    for (size_t i = 0; i < static_cast<size_t>(n); ++i) key.run_start[i + 1] += key.run_start[i];
+    key.values.resize(key.run_start.back());
+    if (static_cast<long>(head) >= kParallelArrayLength)
+      ParallelCopy(z.data(), key.values.data(), static_cast<long>(head));
+    else
+      std::copy_n(z.data(), head, key.values.data());
+    ParallelContactLoop(n, [&](long i) {
+      const size_t from = key.run_start[static_cast<size_t>(i)], to = key.run_start[static_cast<size_t>(i) + 1];
+      std::copy_n(z.data() + At(static_cast<int>(i), 0), to - from, key.values.data() + from);
+    });
   }
   /// Bitwise, one memcmp for the positions and one per sphere for its run of slots (in parallel for large N: the
   /// answer is the same for any thread count). Equal bits of a sphere's run mean z has its first empty slot where
@@ -183,36 +240,6 @@ void PrepareMemo(BroadPhaseScratch& scratch, std::uint64_t owner, size_t pairs, 
   scratch.wall_memo.resize(walls);
 }
 
-/// Contacts per chunk handed to a thread by ParallelContactLoop.
-constexpr long kContactChunk = 512;
-
-/// body(k) for k in [0, n): on the OpenMP threads when n >= kParallelContactThreshold, else serially. Each k must
-/// write only its own slot. An exception is rethrown after the loop, the one of the smallest k (as a serial loop
-/// would throw it), so the error does not depend on the thread count either.
-/// Chunks of kContactChunk are handed out dynamically, not as one contiguous half per thread: the candidates are the
-/// sphere pairs followed by the sphere-wall pairs, mostly separated and cheap, so a static split left the pair
-/// evaluations on the first thread (measured: 75 % / 23 % of a 10⁵-sphere Verlet step's samples on the two threads).
-/// Which thread evaluates k does not change what k writes: the results stay bitwise the same.
-template <class Body>
-void ParallelContactLoop(long n, const Body& body) {
-  std::exception_ptr error;
-  long error_k = n;
-  const int threads = ContactThreads();
-  (void)threads;  // used by the pragma only (unused without OpenMP)
-#pragma omp parallel for schedule(dynamic, kContactChunk) num_threads(threads) if (threads > 1 && n >= kParallelContactThreshold)
-  for (long k = 0; k < n; ++k) {
-    try {
-      body(k);
-    } catch (...) {
-#pragma omp critical(impactlab_contact_loop_error)
-      if (k < error_k) {
-        error_k = k;
-        error = std::current_exception();
-      }
-    }
-  }
-  if (error) std::rethrow_exception(error);
-}
 
 }  // namespace
 
@@ -510,7 +537,6 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
   const HistoryLayout layout{n_, slots_, slot_size_, slots_at_, z_size_};
   if (!ContactCacheHolds(scratch, serial_, s, &layout)) {
     scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
-    contacts.clear();
     std::vector<std::pair<int, int>>& pairs = scratch.pairs;
     CandidatePairs(s.q, pairs);
     // Every candidate into its own slot (in parallel for large N), then the active ones in candidate order: the
@@ -544,36 +570,72 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
       }
       slot_active[static_cast<size_t>(k)] = 1;
     });
-    scratch.contact_slot.clear();
-    for (size_t k = 0; k < slots.size(); ++k)
-      if (slot_active[k]) {
-        const CachedContact& c = slots[k];
-        contacts.push_back({c.a, c.b, c.normal, c.elastic_force, c.damping, c.tangential_force});
-        scratch.contact_slot.push_back(k);
-      }
+    // The active slots in candidate order (counted and copied per block of candidates, in parallel).
+    constexpr long kBlock = 8192;
+    const long n_candidates = n_pairs + n_walls;
+    std::vector<long>& offset = scratch.block_offset;
+    offset.assign(static_cast<size_t>((n_candidates + kBlock - 1) / kBlock) + 1, 0);
+    ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
+      long active = 0;
+      for (long k = begin; k < end; ++k) active += slot_active[static_cast<size_t>(k)];
+      offset[static_cast<size_t>(b) + 1] = active;
+    });
+    for (size_t b = 1; b < offset.size(); ++b) offset[b] += offset[b - 1];
+    contacts.resize(static_cast<size_t>(offset.back()));
+    scratch.contact_slot.resize(static_cast<size_t>(offset.back()));
+    ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
+      size_t to = static_cast<size_t>(offset[static_cast<size_t>(b)]);
+      for (long k = begin; k < end; ++k)
+        if (slot_active[static_cast<size_t>(k)]) {
+          const CachedContact& c = slots[static_cast<size_t>(k)];
+          contacts[to] = {c.a, c.b, c.normal, c.elastic_force, c.damping, c.tangential_force};
+          scratch.contact_slot[to++] = static_cast<size_t>(k);
+        }
+    });
     // Incidence lists (CSR): for sphere i, 2k (it is a of contact k) or 2k + 1 (it is b, or the sphere of a wall
-    // contact), in contact order.
+    // contact), in contact order. On one thread a counting sort in contact order; on more, counted and filled with
+    // atomic counters (the counts do not depend on the order) and each sphere's list then sorted, which is contact
+    // order: the same lists for any thread count.
     std::vector<long>& start = scratch.incidence_start;
     std::vector<long>& incidence = scratch.incidence;
     start.assign(static_cast<size_t>(n_) + 1, 0);
-    for (const ContactForceTerms& c : contacts) {
-      ++start[static_cast<size_t>(c.a) + 1];
-      if (c.b >= 0) ++start[static_cast<size_t>(c.b) + 1];
-    }
+    const long n_contacts = static_cast<long>(contacts.size());
+    const bool parallel = LoopThreads(n_contacts) > 1;
+    auto count = [&](int sphere) {
+      long& c = start[static_cast<size_t>(sphere) + 1];
+      if (parallel)
+        std::atomic_ref<long>(c).fetch_add(1, std::memory_order_relaxed);
+      else
+        ++c;
+    };
+    ParallelContactLoop(n_contacts, [&](long k) {
+      const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
+      count(c.a);
+      if (c.b >= 0) count(c.b);
+    });
     for (int i = 0; i < n_; ++i) start[static_cast<size_t>(i) + 1] += start[static_cast<size_t>(i)];
     incidence.resize(static_cast<size_t>(start.back()));
     std::vector<long>& fill = scratch.incidence_fill;
     fill.assign(start.begin(), start.end() - 1);
-    for (size_t k = 0; k < contacts.size(); ++k) {
-      const ContactForceTerms& c = contacts[k];
-      const long code = 2 * static_cast<long>(k);
+    auto put = [&](int sphere, long code) {
+      long& f = fill[static_cast<size_t>(sphere)];
+      const long at = parallel ? std::atomic_ref<long>(f).fetch_add(1, std::memory_order_relaxed) : f++;
+      incidence[static_cast<size_t>(at)] = code;
+    };
+    ParallelContactLoop(n_contacts, [&](long k) {
+      const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
       if (c.b >= 0) {
-        incidence[static_cast<size_t>(fill[static_cast<size_t>(c.a)]++)] = code;
-        incidence[static_cast<size_t>(fill[static_cast<size_t>(c.b)]++)] = code + 1;
+        put(c.a, 2 * k);
+        put(c.b, 2 * k + 1);
       } else {
-        incidence[static_cast<size_t>(fill[static_cast<size_t>(c.a)]++)] = code + 1;
+        put(c.a, 2 * k + 1);
       }
-    }
+    });
+    if (parallel)
+      ParallelContactLoop(n_, [&](long i) {
+        std::sort(incidence.begin() + start[static_cast<size_t>(i)],
+                  incidence.begin() + start[static_cast<size_t>(i) + 1]);
+      });
     // Angular accelerations: per sphere the torques of its contacts summed in contact order (τ_a for sphere a of a
     // pair, τ_b for b and for the sphere of a wall contact) — the additions the force gather below made per
     // evaluation before, in the same order, now once per cache build (they do not depend on v).
@@ -587,7 +649,11 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
       }
       scratch.sphere_spin[static_cast<size_t>(i)] = angular;
     });
-    scratch.contacts_q.assign(s.q.data(), s.q.data() + s.q.size());
+    scratch.contacts_q.resize(static_cast<size_t>(s.q.size()));
+    if (s.q.size() >= kParallelArrayLength)
+      ParallelCopy(s.q.data(), scratch.contacts_q.data(), static_cast<long>(s.q.size()));
+    else
+      std::copy_n(s.q.data(), s.q.size(), scratch.contacts_q.data());
     layout.Key(s.z, scratch.contacts_z);
     scratch.contacts_owner = serial_;
   }
