@@ -215,3 +215,70 @@ TEST_CASE("newton solver: a full step predicted to converge is evaluated without
     CHECK_FALSE(sys.with_jacobian.back());
   }
 }
+
+namespace {
+// R(x) = A x − b with a fixed A of size n that needs row pivoting (tiny leading entry); optionally J split as
+// A − u wᵀ + u wᵀ (the rank-one path).
+class LinearSystem final : public NewtonSystem {
+ public:
+  LinearSystem(int n, bool rank_one, bool singular) : a_(n, n), b_(n), rank_one_(rank_one) {
+    for (int i = 0; i < n; ++i) {
+      b_[i] = 1.0 + 0.5 * i;
+      for (int k = 0; k < n; ++k) a_(i, k) = 1.0 / (1.0 + i + 2.0 * k) + (i == k ? 2.0 : 0.0);
+    }
+    a_(0, 0) = 1e-3;  // the first pivot is taken from another row
+    if (singular) a_.row(n - 1) = a_.row(0);
+  }
+  double Evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& r, NewtonJacobian* j) override {
+    r = a_ * x - b_;
+    if (j) {
+      Eigen::MatrixXd split = a_;
+      if (rank_one_) {
+        j->u = Eigen::VectorXd::LinSpaced(a_.rows(), 0.5, 1.0);
+        j->w = Eigen::VectorXd::LinSpaced(a_.rows(), 0.25, -0.25);
+        split -= j->u * j->w.transpose();
+      } else {
+        j->u.resize(0);
+        j->w.resize(0);
+      }
+      j->matrix = split.sparseView();
+    }
+    return 1.0 + b_.lpNorm<Eigen::Infinity>();
+  }
+  Eigen::MatrixXd a_;
+  Eigen::VectorXd b_;
+
+ private:
+  bool rank_one_;
+};
+}  // namespace
+
+TEST_CASE("newton solver: small dense systems (fixed-size for n <= 3) solve exactly like Eigen's partial-pivoting LU") {
+  // One Newton update from x = 0 on a linear system is d = J⁻¹ b: for n ≤ 3 the solver uses fixed-size Eigen types,
+  // above it the dynamic dense path; both must give Eigen's PartialPivLU solution bit for bit.
+  for (int n = 1; n <= 6; ++n) {
+    CAPTURE(n);
+    LinearSystem sys(n, false, false);
+    NewtonOptions o;
+    o.max_iterations = 1;
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+    (void)SolveNewton(sys, x, 1.0, o);
+    const Eigen::VectorXd expected = Eigen::PartialPivLU<Eigen::MatrixXd>(sys.a_).solve(sys.b_);
+    CHECK(x == expected);
+    // Converged to machine precision from the same start with the rank-one split of J.
+    LinearSystem split(n, true, false);
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(n);
+    const NewtonReport rep = SolveNewton(split, y, 1.0, NewtonOptions{});
+    CHECK(rep.converged);
+    CHECK((split.a_ * y - split.b_).lpNorm<Eigen::Infinity>() <= 1e-14);
+    CHECK((y - expected).lpNorm<Eigen::Infinity>() <= 1e-13 * (1.0 + expected.lpNorm<Eigen::Infinity>()));
+  }
+  for (int n = 2; n <= 5; ++n) {  // a singular matrix is reported, never returned as a step
+    CAPTURE(n);
+    LinearSystem sys(n, false, true);
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+    const NewtonReport rep = SolveNewton(sys, x, 1.0, NewtonOptions{});
+    CHECK_FALSE(rep.converged);
+    CHECK(rep.cause == StepFailureCause::kSingularNewtonMatrix);
+  }
+}
