@@ -83,3 +83,32 @@ TEST_CASE("contact threads: a thread count below 1 is refused with the key and r
   RestoreThreads restore;
   CHECK_THROWS_WITH_AS(SetContactThreads(0), "invalid threads = 0 (valid: an integer >= 1)", InvalidParameter);
 }
+
+TEST_CASE("sphere_assembly: a history-slot overflow names the same sphere on 1 and 2 contact threads") {
+  // UpdateHistory takes the slots per sphere on the contact threads; an overflow is rethrown for the smallest
+  // sphere index, as the serial pass would report it.
+  RestoreThreads restore;
+  auto message = [](int threads) {
+    SetContactThreads(threads);
+    ParameterSet p;
+    p.Set("nx", 13.0);
+    p.Set("ny", 13.0);
+    p.Set("nz", 13.0);
+    p.Set("mu", 0.3);
+    p.Set("gap", -2e-6);  // every neighbour overlaps: a lattice sphere owns up to 3 sphere contacts
+    p.Set("history_slots", 2.0);
+    const auto sys = MakeSphereAssembly(p);
+    VelocityVerlet vv;
+    MechanicalState s = sys->InitialState();
+    try {
+      (void)vv.Step(*sys, s, 2e-7);
+    } catch (const InvalidParameter& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string one = message(1), two = message(2);
+  CHECK(one.find("history_slots") != std::string::npos);
+  CHECK(one.find("sphere 0 ") != std::string::npos);
+  CHECK(two == one);
+}
