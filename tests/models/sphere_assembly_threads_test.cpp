@@ -18,14 +18,20 @@ using namespace impactlab;
 
 namespace {
 
-SimulationRecord RunPacking(int threads, bool simo_tarnow = false) {
-  SetContactThreads(threads);
+/// 2 197 spheres on a compressed lattice: ~3 sphere contacts per sphere from the start.
+ParameterSet CompressedPacking() {
   ParameterSet p;
   p.Set("nx", 13.0);
   p.Set("ny", 13.0);
   p.Set("nz", 13.0);
   p.Set("mu", 0.3);
-  p.Set("gap", -2e-6);  // compressed lattice: ~3 sphere contacts per sphere from the start
+  p.Set("gap", -2e-6);
+  return p;
+}
+
+SimulationRecord RunPacking(int threads, bool simo_tarnow = false) {
+  SetContactThreads(threads);
+  ParameterSet p = CompressedPacking();
   p.Set("random_speed", 0.2);
   p.Set("seed", 3.0);
   const auto sys = MakeSphereAssembly(p);
@@ -90,12 +96,7 @@ TEST_CASE("sphere_assembly: a history-slot overflow names the same sphere on 1 a
   RestoreThreads restore;
   auto message = [](int threads) {
     SetContactThreads(threads);
-    ParameterSet p;
-    p.Set("nx", 13.0);
-    p.Set("ny", 13.0);
-    p.Set("nz", 13.0);
-    p.Set("mu", 0.3);
-    p.Set("gap", -2e-6);  // every neighbour overlaps: a lattice sphere owns up to 3 sphere contacts
+    ParameterSet p = CompressedPacking();  // a corner sphere owns 3 sphere contacts and touches 3 walls
     p.Set("history_slots", 2.0);
     const auto sys = MakeSphereAssembly(p);
     VelocityVerlet vv;
