@@ -131,9 +131,7 @@ struct NewtonWorkspace::LinearSolver {
     d = x;
     if (j.u.size() > 0) {
       const Eigen::Matrix<double, N, 1> z = lu.solve(Eigen::Matrix<double, N, 1>(j.u));
-      const double denom = 1.0 + j.w.dot(z);
-      if (!(std::abs(denom) > 1e-14)) return false;
-      d -= z * (j.w.dot(d) / denom);
+      if (!ShermanMorrison(j, z, d)) return false;
     }
     return d.allFinite();
   }
@@ -171,7 +169,9 @@ struct NewtonWorkspace::LinearSolver {
     }
     return d.allFinite();
   }
-  static bool ShermanMorrison(const NewtonJacobian& j, const Eigen::VectorXd& z, Eigen::VectorXd& d) {
+  /// d ← d − z (wᵀd)/(1 + wᵀz), z = A⁻¹u (any Eigen vector of d's size).
+  template <class Vector>
+  static bool ShermanMorrison(const NewtonJacobian& j, const Vector& z, Eigen::VectorXd& d) {
     const double denom = 1.0 + j.w.dot(z);
     if (!(std::abs(denom) > 1e-14)) return false;
     d -= z * (j.w.dot(d) / denom);

@@ -179,10 +179,7 @@ struct HistoryLayout {
     });
     for (size_t i = 0; i < static_cast<size_t>(n); ++i) key.run_start[i + 1] += key.run_start[i];
     key.values.resize(key.run_start.back());
-    if (static_cast<long>(head) >= kParallelArrayLength)
-      ParallelCopy(z.data(), key.values.data(), static_cast<long>(head));
-    else
-      std::copy_n(z.data(), head, key.values.data());
+    ParallelCopy(z.data(), key.values.data(), static_cast<long>(head));
     ParallelContactLoop(n, [&](long i) {
       const size_t from = key.run_start[static_cast<size_t>(i)], to = key.run_start[static_cast<size_t>(i) + 1];
       std::copy_n(z.data() + At(static_cast<int>(i), 0), to - from, key.values.data() + from);
@@ -650,10 +647,7 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
       scratch.sphere_spin[static_cast<size_t>(i)] = angular;
     });
     scratch.contacts_q.resize(static_cast<size_t>(s.q.size()));
-    if (s.q.size() >= kParallelArrayLength)
-      ParallelCopy(s.q.data(), scratch.contacts_q.data(), static_cast<long>(s.q.size()));
-    else
-      std::copy_n(s.q.data(), s.q.size(), scratch.contacts_q.data());
+    ParallelCopy(s.q.data(), scratch.contacts_q.data(), static_cast<long>(s.q.size()));
     layout.Key(s.z, scratch.contacts_z);
     scratch.contacts_owner = serial_;
   }
@@ -720,10 +714,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   const Eigen::VectorXd& z0 = before.z;
   Eigen::VectorXd& z = after.z;  // written in place (no allocation per step), every entry overwritten
   if (z.size() != z_size_) z.resize(z_size_);
-  if (6L * n_ >= kParallelArrayLength)
-    ParallelCopy(after.q.data(), z.data(), 6L * n_);
-  else
-    z.head(6 * n_) = after.q;
+  ParallelCopy(after.q.data(), z.data(), 6L * n_);
   double friction_work = z0[books_], generated_work = z0[books_ + 1];
   BroadPhaseScratch& scratch = Scratch();
   const size_t slots = static_cast<size_t>(slots_);

@@ -75,7 +75,7 @@ bool ParallelSameBytes(const double* a, const double* b, long n) {
 
 void ParallelCopy(const double* from, double* to, long n) {
   if (n <= 0) return;  // an empty vector's data() may be null: no memcpy on it
-  const int blocks = ContactThreads();
+  const int blocks = n >= kParallelArrayLength ? ContactThreads() : 1;
   if (blocks <= 1) {
     std::memcpy(to, from, static_cast<size_t>(n) * sizeof(double));
     return;

@@ -45,7 +45,8 @@ bool ParallelAllOf(long n, int blocks, const std::function<bool(long begin, long
 inline constexpr long kParallelArrayLength = 32768;
 /// Whether a[0, n) and b[0, n) have the same bytes (memcmp == 0 in blocks).
 bool ParallelSameBytes(const double* a, const double* b, long n);
-/// to[0, n) = from[0, n) (memcpy in blocks; the ranges must not overlap).
+/// to[0, n) = from[0, n) (memcpy in blocks from kParallelArrayLength on, one memcpy below; the ranges must not
+/// overlap).
 void ParallelCopy(const double* from, double* to, long n);
 /// Whether every x[0, n) is finite.
 bool ParallelAllFinite(const double* x, long n);
