@@ -34,21 +34,13 @@ Eigen::Vector3d Tangential(const Eigen::Vector3d& a, const Eigen::Vector3d& n) {
 
 Eigen::Vector3d At(const Eigen::VectorXd& x, int offset) { return x.segment<3>(offset); }
 
-/// An active contact at (q, z): what the forces need besides v (Acceleration).
-struct CachedContact {
+/// An active contact at (q, z): what every force evaluation needs besides v (Acceleration). The torques do not depend
+/// on v: their per-sphere sums are formed once per cache build (BroadPhaseScratch::contact_spin, sphere_spin).
+struct ContactForceTerms {
   int a, b;  ///< spheres i < j, or sphere i and b = −1 − w for wall w
   Eigen::Vector3d normal;
   double elastic_force, damping;  ///< W'(δ), C(δ)
-  Eigen::Vector3d tangential_force, spin_a, spin_b;  ///< F_t on B; τ_A / I, τ_B / I
-};
-
-/// The part of a CachedContact that every force evaluation reads (72 B instead of 120: the torques do not depend on
-/// v, so their per-sphere sums are formed once per cache build, BroadPhaseScratch::sphere_spin).
-struct ContactForceTerms {
-  int a, b;
-  Eigen::Vector3d normal;
-  double elastic_force, damping;
-  Eigen::Vector3d tangential_force;
+  Eigen::Vector3d tangential_force;  ///< F_t on b
 };
 
 /// The part of z a state's contacts read (HistoryLayout): values = z[0, 6N) then each sphere's run of slots;
@@ -119,7 +111,7 @@ struct BroadPhaseScratch {
   std::vector<NormalLawMemo> pair_memo, wall_memo;
   std::uint64_t memo_owner = 0;
   std::vector<ContactForceTerms> contacts;
-  std::vector<size_t> contact_slot;  ///< the candidate slot of each cached contact
+  std::vector<std::array<Eigen::Vector3d, 2>> contact_spin;  ///< τ_a / I, τ_b / I of each cached contact
   std::vector<Eigen::Vector3d> sphere_spin;  ///< per sphere: Σ τ / I over its contacts in contact order
   std::vector<double> contacts_q;
   HistoryKey contacts_z;  ///< the part of z the contacts read (HistoryLayout::Key)
@@ -134,12 +126,14 @@ struct BroadPhaseScratch {
   std::vector<double> released;  ///< per sphere and committed slot: the energy a separation releases (when 2)
   std::vector<int> used;
   // Per-candidate results of the parallel contact loops (one slot per candidate pair / sphere–wall pair).
-  std::vector<CachedContact> contact_slots;
-  std::vector<char> contact_slot_active;
+  std::vector<char> contact_slot_active;  ///< per candidate: in contact (Acceleration, UpdateHistory)
   std::vector<double> law_slots;  ///< the tangential law's new history, H values per candidate
   std::vector<double> work_slots;  ///< friction and generated work per candidate
   std::vector<long> block_offset;  ///< per block of candidates: where its active contacts start (compaction)
   std::vector<long> incidence_start, incidence, incidence_fill;  ///< per-sphere contact lists (CSR) of `contacts`
+  bool incidence_valid = false;  ///< the lists are those of the (a, b) sequence in `contacts` (cleared while rebuilt)
+  std::vector<char> block_same;  ///< per block of candidates: its contacts have the (a, b) of the cached ones
+  std::vector<std::exception_ptr> block_error;  ///< per block of candidates: the error its evaluation stopped at
   std::vector<Eigen::Vector3d> contact_force;                     ///< F on b of every cached contact
   std::vector<DiscreteStepSlot> step_slots;  ///< per step contact (EvaluateDiscreteStep)
   std::vector<int> step_target;              ///< per step contact: its history slot's index in z, or −1
@@ -222,6 +216,54 @@ bool ContactCacheHolds(const BroadPhaseScratch& scratch, std::uint64_t owner, co
   };
   return scratch.contacts_owner == owner && same(s.q, scratch.contacts_q) &&
          (layout == nullptr || layout->SameKey(s.z, scratch.contacts_z));
+}
+
+/// The incidence lists (CSR) of scratch.contacts over n spheres: for sphere i, 2k (it is a of contact k) or 2k + 1 (it
+/// is b, or the sphere of a wall contact), in contact order. On one thread a counting sort in contact order; on more, counted and filled with
+/// atomic counters (the counts do not depend on the order) and each sphere's list then sorted, which is contact
+/// order: the same lists for any thread count.
+void BuildIncidenceLists(BroadPhaseScratch& scratch, int n) {
+  const std::vector<ContactForceTerms>& contacts = scratch.contacts;
+  std::vector<long>& start = scratch.incidence_start;
+  std::vector<long>& incidence = scratch.incidence;
+  const long n_contacts = static_cast<long>(contacts.size());
+  start.assign(static_cast<size_t>(n) + 1, 0);
+  const bool parallel = LoopThreads(n_contacts) > 1;
+  auto count = [&](int sphere) {
+    long& c = start[static_cast<size_t>(sphere) + 1];
+    if (parallel)
+      std::atomic_ref<long>(c).fetch_add(1, std::memory_order_relaxed);
+    else
+      ++c;
+  };
+  ParallelContactLoop(n_contacts, [&](long k) {
+    const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
+    count(c.a);
+    if (c.b >= 0) count(c.b);
+  });
+  for (int i = 0; i < n; ++i) start[static_cast<size_t>(i) + 1] += start[static_cast<size_t>(i)];
+  incidence.resize(static_cast<size_t>(start.back()));
+  std::vector<long>& fill = scratch.incidence_fill;
+  fill.assign(start.begin(), start.end() - 1);
+  auto put = [&](int sphere, long code) {
+    long& f = fill[static_cast<size_t>(sphere)];
+    const long at = parallel ? std::atomic_ref<long>(f).fetch_add(1, std::memory_order_relaxed) : f++;
+    incidence[static_cast<size_t>(at)] = code;
+  };
+  ParallelContactLoop(n_contacts, [&](long k) {
+    const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
+    if (c.b >= 0) {
+      put(c.a, 2 * k);
+      put(c.b, 2 * k + 1);
+    } else {
+      put(c.a, 2 * k + 1);
+    }
+  });
+  if (parallel)
+    ParallelContactLoop(n, [&](long i) {
+      std::sort(incidence.begin() + start[static_cast<size_t>(i)],
+                incidence.begin() + start[static_cast<size_t>(i) + 1]);
+    });
 }
 
 /// The memos of `pairs` candidate pairs and `walls` sphere–wall pairs of model `owner` (emptied when they belonged to
@@ -536,113 +578,98 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
     std::vector<std::pair<int, int>>& pairs = scratch.pairs;
     CandidatePairs(s.q, pairs);
-    // Every candidate into its own slot (in parallel for large N), then the active ones in candidate order: the
-    // same operations in the same order for any thread count (core/contact_threads.h).
+    // Which candidates touch (δ > 0: the test EvaluatePair and EvaluateWall begin with) and how many per block of
+    // candidates; then each block's touching candidates evaluated straight into their place in candidate order (in
+    // parallel for large N): the same operations in the same order for any thread count (core/contact_threads.h).
     const long n_pairs = static_cast<long>(pairs.size());
     const int walls = static_cast<int>(config_.walls.size());
     const long n_walls = static_cast<long>(n_) * walls;
-    std::vector<CachedContact>& slots = scratch.contact_slots;
-    std::vector<char>& slot_active = scratch.contact_slot_active;
-    slots.resize(static_cast<size_t>(n_pairs + n_walls));
-    slot_active.assign(static_cast<size_t>(n_pairs + n_walls), 0);
-    PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_walls));
-    ParallelContactLoop(n_pairs + n_walls, [&](long k) {
-      if (k < n_pairs) {
-        const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
-        const AssemblyContact c =
-            EvaluatePair(s.q, s.v, s.z, i, j, {}, nullptr, &scratch.pair_memo[static_cast<size_t>(k)]);
-        if (!c.active) return;
-        const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
-        const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
-        slots[static_cast<size_t>(k)] = {i, j, c.normal, c.normal_force_elastic, c.damping, c.tangential.force,
-                                         torque_i / inertia_, torque_j / inertia_};
-      } else {
-        const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
-        const AssemblyContact c =
-            EvaluateWall(s.q, s.v, s.z, i, w, {}, nullptr, &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
-        if (!c.active) return;
-        const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
-        slots[static_cast<size_t>(k)] = {i, -1 - w, c.normal, c.normal_force_elastic, c.damping, c.tangential.force,
-                                         Eigen::Vector3d::Zero(), torque / inertia_};
-      }
-      slot_active[static_cast<size_t>(k)] = 1;
-    });
-    // The active slots in candidate order (counted and copied per block of candidates, in parallel).
     constexpr long kBlock = 8192;
     const long n_candidates = n_pairs + n_walls;
+    const size_t blocks = static_cast<size_t>((n_candidates + kBlock - 1) / kBlock);
+    std::vector<char>& touching = scratch.contact_slot_active;
+    touching.resize(static_cast<size_t>(n_candidates));
     std::vector<long>& offset = scratch.block_offset;
-    offset.assign(static_cast<size_t>((n_candidates + kBlock - 1) / kBlock) + 1, 0);
+    offset.assign(blocks + 1, 0);
     ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
-      long active = 0;
-      for (long k = begin; k < end; ++k) active += slot_active[static_cast<size_t>(k)];
-      offset[static_cast<size_t>(b) + 1] = active;
+      long count = 0;
+      for (long k = begin; k < end; ++k) {
+        const double delta =
+            k < n_pairs ? PairOverlap(s.q, 0, pairs[static_cast<size_t>(k)].first, pairs[static_cast<size_t>(k)].second)
+                        : WallOverlap(s.q, 0, static_cast<int>((k - n_pairs) / walls),
+                                      static_cast<int>((k - n_pairs) % walls));
+        const bool touches = delta > 0.0;
+        touching[static_cast<size_t>(k)] = touches;
+        count += touches;
+      }
+      offset[static_cast<size_t>(b) + 1] = count;
     });
     for (size_t b = 1; b < offset.size(); ++b) offset[b] += offset[b - 1];
+    // The incidence lists below depend only on N and the (a, b) of the contacts in order. In a packing the contact
+    // set persists for many steps, so each contact's (a, b) is compared with that of the cached contact at its place
+    // (read before it is overwritten); if all are the same, the lists are kept.
+    std::vector<long>& start = scratch.incidence_start;
+    const bool lists_may_hold = scratch.incidence_valid && start.size() == static_cast<size_t>(n_) + 1 &&
+                                contacts.size() == static_cast<size_t>(offset.back());
+    scratch.incidence_valid = false;  // invalid until the lists match `contacts` again
+    std::vector<char>& block_same = scratch.block_same;
+    block_same.assign(blocks, 0);
+    std::vector<std::exception_ptr>& block_error = scratch.block_error;
+    block_error.assign(blocks, nullptr);
     contacts.resize(static_cast<size_t>(offset.back()));
-    scratch.contact_slot.resize(static_cast<size_t>(offset.back()));
+    scratch.contact_spin.resize(static_cast<size_t>(offset.back()));
+    PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_walls));
     ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
       size_t to = static_cast<size_t>(offset[static_cast<size_t>(b)]);
-      for (long k = begin; k < end; ++k)
-        if (slot_active[static_cast<size_t>(k)]) {
-          const CachedContact& c = slots[static_cast<size_t>(k)];
-          contacts[to] = {c.a, c.b, c.normal, c.elastic_force, c.damping, c.tangential_force};
-          scratch.contact_slot[to++] = static_cast<size_t>(k);
+      bool same = lists_may_hold;
+      try {
+        for (long k = begin; k < end; ++k) {
+          if (!touching[static_cast<size_t>(k)]) continue;
+          ContactForceTerms terms;
+          std::array<Eigen::Vector3d, 2> spin;  // τ_a / I, τ_b / I
+          if (k < n_pairs) {
+            const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
+            const AssemblyContact c =
+                EvaluatePair(s.q, s.v, s.z, i, j, {}, nullptr, &scratch.pair_memo[static_cast<size_t>(k)]);
+            const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
+            const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
+            terms = {i, j, c.normal, c.normal_force_elastic, c.damping, c.tangential.force};
+            spin = {torque_i / inertia_, torque_j / inertia_};
+          } else {
+            const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
+            const AssemblyContact c = EvaluateWall(s.q, s.v, s.z, i, w, {}, nullptr,
+                                                   &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
+            const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
+            terms = {i, -1 - w, c.normal, c.normal_force_elastic, c.damping, c.tangential.force};
+            spin = {Eigen::Vector3d::Zero(), torque / inertia_};
+          }
+          same = same && contacts[to].a == terms.a && contacts[to].b == terms.b;
+          contacts[to] = terms;
+          scratch.contact_spin[to++] = spin;
         }
-    });
-    // Incidence lists (CSR): for sphere i, 2k (it is a of contact k) or 2k + 1 (it is b, or the sphere of a wall
-    // contact), in contact order. On one thread a counting sort in contact order; on more, counted and filled with
-    // atomic counters (the counts do not depend on the order) and each sphere's list then sorted, which is contact
-    // order: the same lists for any thread count.
-    std::vector<long>& start = scratch.incidence_start;
-    std::vector<long>& incidence = scratch.incidence;
-    start.assign(static_cast<size_t>(n_) + 1, 0);
-    const long n_contacts = static_cast<long>(contacts.size());
-    const bool parallel = LoopThreads(n_contacts) > 1;
-    auto count = [&](int sphere) {
-      long& c = start[static_cast<size_t>(sphere) + 1];
-      if (parallel)
-        std::atomic_ref<long>(c).fetch_add(1, std::memory_order_relaxed);
-      else
-        ++c;
-    };
-    ParallelContactLoop(n_contacts, [&](long k) {
-      const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
-      count(c.a);
-      if (c.b >= 0) count(c.b);
-    });
-    for (int i = 0; i < n_; ++i) start[static_cast<size_t>(i) + 1] += start[static_cast<size_t>(i)];
-    incidence.resize(static_cast<size_t>(start.back()));
-    std::vector<long>& fill = scratch.incidence_fill;
-    fill.assign(start.begin(), start.end() - 1);
-    auto put = [&](int sphere, long code) {
-      long& f = fill[static_cast<size_t>(sphere)];
-      const long at = parallel ? std::atomic_ref<long>(f).fetch_add(1, std::memory_order_relaxed) : f++;
-      incidence[static_cast<size_t>(at)] = code;
-    };
-    ParallelContactLoop(n_contacts, [&](long k) {
-      const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
-      if (c.b >= 0) {
-        put(c.a, 2 * k);
-        put(c.b, 2 * k + 1);
-      } else {
-        put(c.a, 2 * k + 1);
+      } catch (...) {  // the block stops at its first error, as a serial loop would
+        block_error[static_cast<size_t>(b)] = std::current_exception();
+        same = false;
       }
+      block_same[static_cast<size_t>(b)] = same;
     });
-    if (parallel)
-      ParallelContactLoop(n_, [&](long i) {
-        std::sort(incidence.begin() + start[static_cast<size_t>(i)],
-                  incidence.begin() + start[static_cast<size_t>(i) + 1]);
-      });
+    for (const std::exception_ptr& error : block_error)  // the error of the smallest candidate, for any thread count
+      if (error) std::rethrow_exception(error);
+    const bool lists_hold =
+        lists_may_hold && std::all_of(block_same.begin(), block_same.end(), [](char same) { return same != 0; });
+    // The incidence lists, rebuilt only when a contact changed (BuildIncidenceLists).
+    if (!lists_hold) BuildIncidenceLists(scratch, n_);
+    scratch.incidence_valid = true;
     // Angular accelerations: per sphere the torques of its contacts summed in contact order (τ_a for sphere a of a
-    // pair, τ_b for b and for the sphere of a wall contact) — the additions the force gather below made per
-    // evaluation before, in the same order, now once per cache build (they do not depend on v).
+    // pair, τ_b for b and for the sphere of a wall contact, i.e. entry code & 1 of contact_spin) — the additions the
+    // force gather below made per evaluation before, in the same order, now once per cache build (they do not depend
+    // on v).
     scratch.sphere_spin.resize(static_cast<size_t>(n_));
     ParallelContactLoop(n_, [&](long i) {
       Eigen::Vector3d angular = Eigen::Vector3d::Zero();
       for (long e = start[static_cast<size_t>(i)]; e < start[static_cast<size_t>(i) + 1]; ++e) {
-        const long code = incidence[static_cast<size_t>(e)];
-        const CachedContact& c = slots[scratch.contact_slot[static_cast<size_t>(code >> 1)]];
-        angular += (c.b >= 0 && (code & 1) == 0) ? c.spin_a : c.spin_b;
+        const long code = scratch.incidence[static_cast<size_t>(e)];
+        angular += scratch.contact_spin[static_cast<size_t>(code >> 1)][static_cast<size_t>(code & 1)];
       }
       scratch.sphere_spin[static_cast<size_t>(i)] = angular;
     });
