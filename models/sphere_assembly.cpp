@@ -131,6 +131,7 @@ struct BroadPhaseScratch {
   std::vector<double> work_slots;  ///< friction and generated work per candidate
   std::vector<long> block_offset;  ///< per block of candidates: where its active contacts start (compaction)
   std::vector<long> incidence_start, incidence, incidence_fill;  ///< per-sphere contact lists (CSR) of `contacts`
+  std::vector<long> pair_run_start;  ///< per sphere: its first pair (i, j) in the candidate list (PairRunStarts)
   bool incidence_valid = false;  ///< the lists are those of the (a, b) sequence in `contacts` (cleared while rebuilt)
   std::vector<char> block_same;  ///< per block of candidates: its contacts have the (a, b) of the cached ones
   std::vector<std::exception_ptr> block_error;  ///< per block of candidates: the error its evaluation stopped at
@@ -219,9 +220,9 @@ bool ContactCacheHolds(const BroadPhaseScratch& scratch, std::uint64_t owner, co
 }
 
 /// The incidence lists (CSR) of scratch.contacts over n spheres: for sphere i, 2k (it is a of contact k) or 2k + 1 (it
-/// is b, or the sphere of a wall contact), in contact order. On one thread a counting sort in contact order; on more, counted and filled with
-/// atomic counters (the counts do not depend on the order) and each sphere's list then sorted, which is contact
-/// order: the same lists for any thread count.
+/// is b, or the sphere of a wall contact), in contact order. On one thread a counting sort in contact order; on more,
+/// counted and filled with atomic counters (the counts do not depend on the order) and each sphere's list then
+/// sorted, which is contact order: the same lists for any thread count.
 void BuildIncidenceLists(BroadPhaseScratch& scratch, int n) {
   const std::vector<ContactForceTerms>& contacts = scratch.contacts;
   std::vector<long>& start = scratch.incidence_start;
@@ -264,6 +265,21 @@ void BuildIncidenceLists(BroadPhaseScratch& scratch, int n) {
       std::sort(incidence.begin() + start[static_cast<size_t>(i)],
                 incidence.begin() + start[static_cast<size_t>(i) + 1]);
     });
+}
+
+/// Where each sphere's run of pairs (i, j > i) begins in the sorted candidate list: start[i] = the first k with
+/// pairs[k].first >= i, start[n] = pairs.size() (one pass over the list in blocks, each writing its own entries,
+/// instead of a binary search per sphere).
+const std::vector<long>& PairRunStarts(const std::vector<std::pair<int, int>>& pairs, int n, std::vector<long>& start) {
+  const long n_pairs = static_cast<long>(pairs.size());
+  start.resize(static_cast<size_t>(n) + 1);
+  const auto first = [&](long k) { return k < n_pairs ? pairs[static_cast<size_t>(k)].first : n; };
+  // The spheres (first(k − 1), first(k)] begin at k; k = n_pairs closes the spheres after the last pair's.
+  ParallelRanges(n_pairs + 1, 1L << 16, [&](long, long begin, long end) {
+    for (long k = begin; k < end; ++k)
+      for (int i = k == 0 ? 0 : first(k - 1) + 1; i <= first(k); ++i) start[static_cast<size_t>(i)] = k;
+  });
+  return start;
 }
 
 /// The memos of `pairs` candidate pairs and `walls` sphere–wall pairs of model `owner` (emptied when they belonged to
@@ -782,6 +798,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   });
   // Per sphere: its slots cleared and refilled, the committed slots it kept marked, and what a dropped spring still
   // stores at δ⁰ computed (released at a separation, SphereContactModel::BookStep); summed below in sphere, slot order.
+  const std::vector<long>& owned = PairRunStarts(pairs, n_, scratch.pair_run_start);
   ParallelContactLoop(n_, [&](long sphere) {
     const int i = static_cast<int>(sphere);
     char* matched = scratch.matched.data() + static_cast<size_t>(i) * slots;
@@ -804,11 +821,9 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
       if (old >= 0) matched[old] = 1;
       std::copy_n(scratch.law_slots.data() + static_cast<size_t>(k) * h, h, z.data() + at + 1);
     };
-    const auto owned = std::lower_bound(pairs.begin(), pairs.end(), std::pair<int, int>(i, -1));
-    for (auto p = owned; p != pairs.end() && p->first == i; ++p) {
-      const long k = p - pairs.begin();
-      if (scratch.contact_slot_active[static_cast<size_t>(k)]) take(k, static_cast<double>(p->second));
-    }
+    for (long k = owned[static_cast<size_t>(i)]; k < owned[static_cast<size_t>(i) + 1]; ++k)
+      if (scratch.contact_slot_active[static_cast<size_t>(k)])
+        take(k, static_cast<double>(pairs[static_cast<size_t>(k)].second));
     for (int w = 0; w < walls; ++w) {
       const long k = n_pairs + static_cast<long>(i) * walls + w;
       if (scratch.contact_slot_active[static_cast<size_t>(k)]) take(k, WallCode(w));
