@@ -106,7 +106,7 @@ struct DiscreteStepSlot {
 
 /// Scratch of the broad phase and the contact cache, one per thread (the model is shared and const).
 struct BroadPhaseScratch {
-  // The normal law's values of every candidate (pairs by candidate index, walls by i·W + w), each with the δ it
+  // The normal law's values of every candidate (pairs and wall candidates by their index), each with the δ it
   // belongs to (NormalLawMemo, sphere_assembly.h): valid for the model `memo_owner` only (other laws).
   std::vector<NormalLawMemo> pair_memo, wall_memo;
   std::uint64_t memo_owner = 0;
@@ -122,6 +122,10 @@ struct BroadPhaseScratch {
   std::vector<double> cached_positions;            ///< centres of the cached pair list
   std::vector<std::pair<int, int>> cached_pairs;
   double cached_cutoff = -1.0;
+  std::vector<std::pair<int, int>> wall_candidates;  ///< (sphere, wall) that can touch (SphereAssembly::WallCandidates)
+  std::uint64_t wall_owner = 0;  ///< serial of the model the wall candidates belong to (0: none)
+  long wall_builds = -1;         ///< verlet.builds() when they were built
+  std::vector<long> wall_run_start;  ///< per sphere: its first wall candidate (PairRunStarts)
   std::vector<char> matched;  ///< per sphere and committed slot: 1 kept by a contact, 2 released at a separation
   std::vector<double> released;  ///< per sphere and committed slot: the energy a separation releases (when 2)
   std::vector<int> used;
@@ -267,9 +271,9 @@ void BuildIncidenceLists(BroadPhaseScratch& scratch, int n) {
     });
 }
 
-/// Where each sphere's run of pairs (i, j > i) begins in the sorted candidate list: start[i] = the first k with
-/// pairs[k].first >= i, start[n] = pairs.size() (one pass over the list in blocks, each writing its own entries,
-/// instead of a binary search per sphere).
+/// Where each sphere's run begins in a list of (sphere, partner) sorted by sphere (the candidate pairs (i, j > i), the
+/// wall candidates (i, w)): start[i] = the first k with pairs[k].first >= i, start[n] = pairs.size() (one pass over
+/// the list in blocks, each writing its own entries, instead of a binary search per sphere).
 const std::vector<long>& PairRunStarts(const std::vector<std::pair<int, int>>& pairs, int n, std::vector<long>& start) {
   const long n_pairs = static_cast<long>(pairs.size());
   start.resize(static_cast<size_t>(n) + 1);
@@ -455,6 +459,26 @@ void SphereAssembly::CandidatePairs(const Eigen::VectorXd& q, std::vector<std::p
   if (&pairs != &scratch.cached_pairs) pairs.assign(scratch.cached_pairs.begin(), scratch.cached_pairs.end());
 }
 
+const std::vector<std::pair<int, int>>& SphereAssembly::WallCandidates(const Eigen::VectorXd& q) const {
+  BroadPhaseScratch& scratch = Scratch();
+  std::vector<std::pair<int, int>>& list = scratch.wall_candidates;
+  const long builds = broad_phase_ ? scratch.verlet.builds() : -2;
+  if (scratch.wall_owner == serial_ && scratch.wall_builds == builds) return list;
+  // Margin: the skin. A sphere is less than skin/2 from the Verlet list's build positions until its next build, and
+  // these positions are within skin/2 of them too, so |x − x_now| < skin and WallOverlap(x) < WallOverlap(x_now) +
+  // skin: a candidate left out here (WallOverlap ≤ −skin) cannot touch before the list is rebuilt.
+  const double margin = broad_phase_ ? kSkinRadii * radius_ : std::numeric_limits<double>::infinity();
+  const int walls = static_cast<int>(config_.walls.size());
+  scratch.wall_owner = 0;  // invalid while rebuilt
+  list.clear();
+  for (int i = 0; i < n_; ++i)
+    for (int w = 0; w < walls; ++w)
+      if (WallOverlap(q, 0, i, w) > -margin) list.emplace_back(i, w);
+  scratch.wall_owner = serial_;
+  scratch.wall_builds = builds;
+  return list;
+}
+
 double SphereAssembly::PairOverlap(const Eigen::VectorXd& x, int offset, int i, int j) const {
   return 2.0 * radius_ - (At(x, offset + 6 * j) - At(x, offset + 6 * i)).norm();
 }
@@ -597,9 +621,9 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     // Which candidates touch (δ > 0: the test EvaluatePair and EvaluateWall begin with) and how many per block of
     // candidates; then each block's touching candidates evaluated straight into their place in candidate order (in
     // parallel for large N): the same operations in the same order for any thread count (core/contact_threads.h).
+    const std::vector<std::pair<int, int>>& wall_pairs = WallCandidates(s.q);
     const long n_pairs = static_cast<long>(pairs.size());
-    const int walls = static_cast<int>(config_.walls.size());
-    const long n_walls = static_cast<long>(n_) * walls;
+    const long n_walls = static_cast<long>(wall_pairs.size());
     constexpr long kBlock = 8192;
     const long n_candidates = n_pairs + n_walls;
     const size_t blocks = static_cast<size_t>((n_candidates + kBlock - 1) / kBlock);
@@ -610,10 +634,10 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
     ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
       long count = 0;
       for (long k = begin; k < end; ++k) {
+        const std::pair<int, int>& c =
+            k < n_pairs ? pairs[static_cast<size_t>(k)] : wall_pairs[static_cast<size_t>(k - n_pairs)];
         const double delta =
-            k < n_pairs ? PairOverlap(s.q, 0, pairs[static_cast<size_t>(k)].first, pairs[static_cast<size_t>(k)].second)
-                        : WallOverlap(s.q, 0, static_cast<int>((k - n_pairs) / walls),
-                                      static_cast<int>((k - n_pairs) % walls));
+            k < n_pairs ? PairOverlap(s.q, 0, c.first, c.second) : WallOverlap(s.q, 0, c.first, c.second);
         const bool touches = delta > 0.0;
         touching[static_cast<size_t>(k)] = touches;
         count += touches;
@@ -652,7 +676,7 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
             terms = {i, j, c.normal, c.normal_force_elastic, c.damping, c.tangential.force};
             spin = {torque_i / inertia_, torque_j / inertia_};
           } else {
-            const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
+            const auto [i, w] = wall_pairs[static_cast<size_t>(k - n_pairs)];
             const AssemblyContact c = EvaluateWall(s.q, s.v, s.z, i, w, {}, nullptr,
                                                    &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
             const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
@@ -765,13 +789,13 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   scratch.released.resize(static_cast<size_t>(n_) * slots);
   std::vector<std::pair<int, int>>& pairs = scratch.pairs;
   CandidatePairs(after.q, pairs);
+  const std::vector<std::pair<int, int>>& wall_pairs = WallCandidates(after.q);
   // Each candidate's tangential step into its own slot (in parallel for large N). The slots are then taken per
   // sphere (in parallel: a sphere owns its pairs (i, j > i), a contiguous run of the sorted candidate list, then its
-  // walls, and takes slots in that order, as a serial pass in candidate order would) and the works summed in
-  // candidate order: bitwise the same for any thread count (core/contact_threads.h).
+  // walls, a run of the sorted wall candidates, and takes slots in that order, as a serial pass in candidate order
+  // would) and the works summed in candidate order: bitwise the same for any thread count (core/contact_threads.h).
   const long n_pairs = static_cast<long>(pairs.size());
-  const int walls = static_cast<int>(config_.walls.size());
-  const long n_candidates = n_pairs + static_cast<long>(n_) * walls;
+  const long n_candidates = n_pairs + static_cast<long>(wall_pairs.size());
   const size_t h = static_cast<size_t>(history_);
   scratch.law_slots.resize(static_cast<size_t>(n_candidates) * h);
   scratch.work_slots.resize(2 * static_cast<size_t>(n_candidates));
@@ -786,7 +810,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
       const TangentialStartRates start = PairStartRates(before, i, j, after.t - before.t);
       c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start, &scratch.pair_memo[static_cast<size_t>(k)]);
     } else {
-      const int i = static_cast<int>((k - n_pairs) / walls), w = static_cast<int>((k - n_pairs) % walls);
+      const auto [i, w] = wall_pairs[static_cast<size_t>(k - n_pairs)];
       if (!(WallOverlap(after.q, 0, i, w) > 0.0)) return;
       const TangentialStartRates start = WallStartRates(before, i, w, after.t - before.t);
       c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start,
@@ -799,6 +823,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   // Per sphere: its slots cleared and refilled, the committed slots it kept marked, and what a dropped spring still
   // stores at δ⁰ computed (released at a separation, SphereContactModel::BookStep); summed below in sphere, slot order.
   const std::vector<long>& owned = PairRunStarts(pairs, n_, scratch.pair_run_start);
+  const std::vector<long>& owned_walls = PairRunStarts(wall_pairs, n_, scratch.wall_run_start);
   ParallelContactLoop(n_, [&](long sphere) {
     const int i = static_cast<int>(sphere);
     char* matched = scratch.matched.data() + static_cast<size_t>(i) * slots;
@@ -824,10 +849,9 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     for (long k = owned[static_cast<size_t>(i)]; k < owned[static_cast<size_t>(i) + 1]; ++k)
       if (scratch.contact_slot_active[static_cast<size_t>(k)])
         take(k, static_cast<double>(pairs[static_cast<size_t>(k)].second));
-    for (int w = 0; w < walls; ++w) {
-      const long k = n_pairs + static_cast<long>(i) * walls + w;
-      if (scratch.contact_slot_active[static_cast<size_t>(k)]) take(k, WallCode(w));
-    }
+    for (long m = owned_walls[static_cast<size_t>(i)]; m < owned_walls[static_cast<size_t>(i) + 1]; ++m)
+      if (scratch.contact_slot_active[static_cast<size_t>(n_pairs + m)])
+        take(n_pairs + m, WallCode(wall_pairs[static_cast<size_t>(m)].second));
     for (int k = 0; k < slots_; ++k) {
       const int at = SlotAt(i, k);
       const double code = z0[at];

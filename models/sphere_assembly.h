@@ -261,6 +261,11 @@ class SphereAssembly final : public MechanicalSystem,
  private:
   /// The candidate pairs (i < j, within 2R) at q, ascending (cell list or all pairs).
   void CandidatePairs(const Eigen::VectorXd& q, std::vector<std::pair<int, int>>& pairs) const;
+  /// The sphere–wall candidates (i, w) at q, ascending: with the broad phase, those with δ > −skin at the positions
+  /// where this thread's list was last built (rebuilt with the Verlet list, so every (i, w) that touches until its
+  /// next build is in it: a sphere moves less than skin/2 from the Verlet list's positions meanwhile); without it,
+  /// every (i, w). Call after CandidatePairs(q).
+  const std::vector<std::pair<int, int>>& WallCandidates(const Eigen::VectorXd& q) const;
   /// The law history of sphere i's slot for `code` in z, or empty when there is none.
   std::span<const double> FindHistory(const Eigen::VectorXd& z, int i, double code, int* slot = nullptr) const;
   /// `start`: the committed state's rates for the tangential law (slip → stick inside the step,
