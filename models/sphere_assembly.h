@@ -24,7 +24,8 @@
 // Broad phase: a Verlet list with skin 0.1 R (geometry/verlet_list.h; Verlet 1967) over a cell list
 // (geometry/cell_list.h; Allen & Tildesley 1987, §5.3) with cutoff 2R·(1 + 1e-9): exactly the cell list's pairs at
 // every evaluation, the cells rebuilt only when a sphere has moved 0.05 R; O(N) per evaluation at bounded
-// density, no N² array anywhere. The normal law's W'(δ), C(δ) are kept per candidate with their δ (NormalLawMemo).
+// density, no N² array anywhere. Sphere–wall candidates: the (i, w) within the skin of wall w, rebuilt with the Verlet
+// list (WallCandidates). The normal law's W'(δ), C(δ) are kept per candidate with their δ (NormalLawMemo).
 //
 // History z (rollback-exact; UpdateHistory is its only writer, a pure function of (before, after.q)):
 //   [0, 6N)         q at the last committed step (x⁰, φ⁰ of every sphere)
