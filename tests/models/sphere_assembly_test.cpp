@@ -22,6 +22,7 @@
 #include "registry/sphere_assembly_registration.h"
 #include "registry/sphere_pair_registration.h"
 #include "registry/sphere_wall_registration.h"
+#include "scenario/scenario.h"
 #include "support/run_impactlab.h"
 
 using namespace impactlab;
@@ -394,4 +395,46 @@ TEST_CASE("sphere_assembly: contact lists kept from step to step give the accele
   CHECK(same_set > 10);
   CHECK(resized_set > 2);
   CHECK(swapped_set > 0);
+}
+
+TEST_CASE("sphere_assembly: the timing scenarios' history_slots leave two spare and give the results of the default") {
+  // sphere_assembly_1e3/1e4/1e5.toml set history_slots = 8 (default 12): a sphere of their compressed lattice owns at
+  // most 3 neighbours and 3 walls. Pinned on the 10³ file over its whole run (500 steps): at most K − 2 slots in use
+  // by any sphere after every step, and the run bitwise that of K = 12 (the slots are filled in the same order).
+  const std::string dir = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/";
+  const Scenario sc = LoadScenario(dir + "sphere_assembly_1e3.toml");
+  for (const char* size : {"1e4", "1e5"})
+    CHECK(LoadScenario(dir + "sphere_assembly_" + size + ".toml").parameters.GetDouble("history_slots") ==
+          sc.parameters.GetDouble("history_slots"));
+  const auto model = MakeSphereAssembly(sc.parameters);
+  ParameterSet default_keys = sc.parameters;
+  default_keys.Set("history_slots", 12.0);
+  const auto reference = MakeSphereAssembly(default_keys);
+  const int k = model->history_slots();
+  REQUIRE(k == 8);
+  REQUIRE(reference->history_slots() == 12);
+  const double dt = sc.parameters.GetDouble("dt");
+  const long steps = std::lround(sc.parameters.GetDouble("t_end") / dt);
+  VelocityVerlet verlet, verlet_reference;
+  MechanicalState s = model->InitialState(), r = reference->InitialState();
+  const Eigen::Index n = s.v.size() / 6;
+  // Slot layout of models/sphere_assembly.h: [6N q⁰][W_f, W_g][N·K slots of (1 + H)], code −1 = empty.
+  const Eigen::Index slot_size = (s.z.size() - 6 * n - 2) / (n * k);
+  int most = 0;
+  for (long step = 0; step < steps; ++step) {
+    REQUIRE(verlet.Step(*model, s, dt).status == StepStatus::kAccepted);
+    REQUIRE(verlet_reference.Step(*reference, r, dt).status == StepStatus::kAccepted);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      int used = 0;
+      while (used < k && s.z[6 * n + 2 + (i * k + used) * slot_size] != -1.0) ++used;
+      most = std::max(most, used);
+    }
+  }
+  CHECK(most == 6);  // measured: a corner sphere (3 neighbours + floor + two side walls)
+  CHECK(most <= k - 2);
+  CHECK(s.q == r.q);
+  CHECK(s.v == r.v);
+  CHECK(s.dissipated == r.dissipated);
+  CHECK(model->FrictionWork(s) == reference->FrictionWork(r));
+  CHECK(model->OccupiedSlots(s) == reference->OccupiedSlots(r));
 }
