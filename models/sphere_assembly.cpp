@@ -504,9 +504,12 @@ namespace {
 /// The tangential step of a contact whose δ, δ̇ and normal are set (SphereContactModel::EvaluateContactLaw with the
 /// committed δ⁰ and W'(δ⁰) recomputed from the committed positions). W'(δ), C(δ) and W'(δ⁰) are taken from `memo`
 /// when it holds bitwise the same δ (NormalLawMemo), else computed and kept there (`memo` may be null).
+/// `at_commit`: the contact is at the configuration its history was committed at (Δs = 0, δ = δ⁰, the same normal),
+/// where the step is the identity: an evaluation (no `law_out`, no `start`) then takes the committed spring force
+/// (CommittedTangentialResponse) instead of the step.
 void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_prev, std::span<const double> history,
                  std::span<double> law_out, int history_size, AssemblyContact& c, const TangentialStartRates* start,
-                 NormalLawMemo* memo) {
+                 NormalLawMemo* memo, bool at_commit) {
   static constexpr std::array<double, kMaxLawHistory> kZero{};
   c.active = true;
   const double normal_force_prev =
@@ -514,14 +517,18 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
   c.normal_force_elastic = memo ? memo->Force(law.elastic(), c.delta) : law.elastic().Force(c.delta);
   c.damping = memo ? memo->Coefficient(law.damping(), c.delta) : law.damping().Coefficient(c.delta);
   c.normal_force = c.normal_force_elastic + c.damping * c.delta_dot;
+  const size_t h = static_cast<size_t>(history_size);
+  const std::span<const double> z_prev = history.empty() ? std::span<const double>(kZero).subspan(0, h) : history;
+  if (at_commit && law_out.empty() && start == nullptr) {
+    c.tangential = CommittedTangentialResponse(*law.tangential(), z_prev, c.delta);
+    return;
+  }
   TangentialKinematics k;
   k.normal = c.normal;
   k.delta_n = c.delta;
   k.normal_force = c.normal_force_elastic;
   if (start != nullptr) k.start = *start;
   std::array<double, kMaxLawHistory> scratch{};
-  const size_t h = static_cast<size_t>(history_size);
-  const std::span<const double> z_prev = history.empty() ? std::span<const double>(kZero).subspan(0, h) : history;
   const std::span<double> z_next = law_out.empty() ? std::span<double>(scratch).subspan(0, h) : law_out;
   c.tangential = EvaluateTangentialStep(*law.tangential(), k, ds, delta_prev, normal_force_prev, z_prev, z_next);
 }
@@ -542,17 +549,23 @@ AssemblyContact SphereAssembly::EvaluatePair(const Eigen::VectorXd& q, const Eig
   c.arm_a = c.arm_b = radius_ - 0.5 * c.delta;
   // Committed geometry (SpherePairImpact::EvaluateContact).
   const Eigen::Vector3d r_prev = At(z, 6 * j) - At(z, 6 * i);
+  const Eigen::Vector3d dphi_i = At(q, 6 * i + 3) - At(z, 6 * i + 3);
+  const Eigen::Vector3d dphi_j = At(q, 6 * j + 3) - At(z, 6 * j + 3);
+  const std::span<const double> history = FindHistory(z, i, static_cast<double>(j));
+  // An evaluation at the committed configuration (Δs = 0, δ⁰ = δ, the same normal) takes the committed spring force.
+  const bool at_commit = r == r_prev && (dphi_i.array() == 0.0).all() && (dphi_j.array() == 0.0).all();
+  if (at_commit && law_out.empty() && start == nullptr) {
+    EvaluateLaw(*sphere_law_, Eigen::Vector3d::Zero(), c.delta, history, law_out, history_, c, start, memo, true);
+    return c;
+  }
   const double d_prev = r_prev.norm();
   const double delta_prev = 2.0 * radius_ - d_prev;
   Eigen::Vector3d n_mid = c.normal + r_prev / d_prev;
   n_mid /= n_mid.norm();
   const double quarter = 0.25 * (c.delta + std::max(delta_prev, 0.0));
-  const Eigen::Vector3d dphi_i = At(q, 6 * i + 3) - At(z, 6 * i + 3);
-  const Eigen::Vector3d dphi_j = At(q, 6 * j + 3) - At(z, 6 * j + 3);
   const Eigen::Vector3d spin = (radius_ - quarter) * dphi_i + (radius_ - quarter) * dphi_j;
   const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  EvaluateLaw(*sphere_law_, ds, delta_prev, FindHistory(z, i, static_cast<double>(j)), law_out, history_, c, start,
-              memo);
+  EvaluateLaw(*sphere_law_, ds, delta_prev, history, law_out, history_, c, start, memo, false);
   return c;
 }
 
@@ -570,8 +583,11 @@ AssemblyContact SphereAssembly::EvaluateWall(const Eigen::VectorXd& q, const Eig
   const double delta_prev = WallOverlap(z, 0, i, w);
   const Eigen::Vector3d dx = At(q, 6 * i) - At(z, 6 * i);
   const Eigen::Vector3d dphi = At(q, 6 * i + 3) - At(z, 6 * i + 3);
+  // At the committed configuration Δs = 0 and δ⁰ = δ (the wall's normal is fixed): EvaluateLaw's `at_commit`.
+  const bool at_commit = (dx.array() == 0.0).all() && (dphi.array() == 0.0).all();
   const Eigen::Vector3d ds = Tangential(dx - radius_ * dphi.cross(n), n);
-  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start, memo);
+  EvaluateLaw(*wall_law_, ds, delta_prev, FindHistory(z, i, WallCode(w)), law_out, history_, c, start, memo,
+              at_commit);
   return c;
 }
 

@@ -45,11 +45,16 @@ std::span<double> SphereContactModel::LawHistory(Eigen::VectorXd& z) const {
 
 void SphereContactModel::EvaluateContactLaw(const Eigen::Vector3d& normal, const Eigen::Vector3d& ds,
                                             const Eigen::VectorXd& z, std::span<double> law_out,
-                                            SphereContact& c, const TangentialStartRates* start) const {
+                                            SphereContact& c, const TangentialStartRates* start,
+                                            bool at_commit) const {
   c.active = true;
   c.normal_force_elastic = contact_->elastic().Force(c.delta_n);
   c.normal_force = c.normal_force_elastic + contact_->damping().Coefficient(c.delta_n) * c.delta_n_dot;
   TangentialKinematics& k = c.kinematics;
+  if (at_commit && law_out.empty() && start == nullptr) {
+    c.tangential = CommittedTangentialResponse(*law_, LawHistory(z), c.delta_n);
+    return;
+  }
   k.normal = normal;
   k.delta_n = c.delta_n;
   k.normal_force = c.normal_force_elastic;

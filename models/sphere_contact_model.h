@@ -125,9 +125,12 @@ class SphereContactModel : public MechanicalSystem, public DiscreteContactSystem
   /// step with increment `ds` from the committed history in z; the law's new history goes to law_out (to scratch
   /// when law_out is empty: only UpdateHistory keeps it). Sets c.active. With `start` (the committed state's
   /// rates, StartRates) the law locates a slip → stick switch inside the step (tangential_law.h).
+  /// `at_commit`: the contact is at the configuration its history was committed at (Δs = 0, the committed δ_n and
+  /// normal); an evaluation there (no law_out, no start) takes the committed spring force
+  /// (CommittedTangentialResponse: the step is the identity there).
   void EvaluateContactLaw(const Eigen::Vector3d& normal, const Eigen::Vector3d& ds, const Eigen::VectorXd& z,
-                          std::span<double> law_out, SphereContact& c,
-                          const TangentialStartRates* start = nullptr) const;
+                          std::span<double> law_out, SphereContact& c, const TangentialStartRates* start = nullptr,
+                          bool at_commit = false) const;
   /// The committed state `before`'s rates for the tangential law, `step` [s] after it: its slip velocity (the
   /// model's rate of Δs at `before`), δ̇_n and W''(δ_n) δ̇_n (tangential_law.h, "Slip → stick inside the step").
   TangentialStartRates StartRates(const MechanicalState& before, const Eigen::Vector3d& slip_velocity,

@@ -141,7 +141,9 @@ SpherePairContact SpherePairImpact::EvaluateContact(const MechanicalState& s, st
   const Eigen::Vector3d dphi2 = s.q.segment<3>(kPhi2) - s.z.segment<3>(kPhi2Prev);
   const Eigen::Vector3d spin = (p_.radius1 - quarter) * dphi1 + (p_.radius2 - quarter) * dphi2;
   const Eigen::Vector3d ds = Tangential((r - r_prev) - spin.cross(n_mid), c.normal);
-  EvaluateContactLaw(c.normal, ds, s.z, law_out, c, start);
+  // At the committed configuration (the same r and angles): Δs = 0, δ = δ⁰ and the same normal.
+  const bool at_commit = r == r_prev && (dphi1.array() == 0.0).all() && (dphi2.array() == 0.0).all();
+  EvaluateContactLaw(c.normal, ds, s.z, law_out, c, start, at_commit);
   return c;
 }
 

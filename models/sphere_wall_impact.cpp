@@ -112,7 +112,9 @@ SphereContact SphereWallImpact::EvaluateContact(const MechanicalState& s, std::s
   c.delta_n_dot = OverlapRate(s);
   if (!(c.delta_n > 0.0)) return c;
   const Eigen::Vector3d ds = SurfaceDisplacement(s.q) - s.z.segment<3>(kSPrev);
-  EvaluateContactLaw(kNormal, ds, s.z, law_out, c, start);
+  // At the committed configuration: Δs = 0 and δ = δ⁰ (the wall's normal is fixed).
+  const bool at_commit = (ds.array() == 0.0).all() && c.delta_n == s.z[kDeltaNPrev];
+  EvaluateContactLaw(kNormal, ds, s.z, law_out, c, start, at_commit);
   return c;
 }
 

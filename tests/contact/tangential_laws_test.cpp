@@ -244,3 +244,64 @@ TEST_CASE("mindlin_deresiewicz at constant F_n follows Mindlin's loading curve a
   for (int i = 1; i <= kSteps; ++i) d.Step(dn, Eigen::Vector3d(-3.0 * x_full / kSteps, 0, 0));
   CHECK(-d.last.force[0] == doctest::Approx(-mu * fn).epsilon(1e-12));
 }
+
+TEST_CASE("tangential laws: at the committed configuration a step is the identity (CommittedTangentialResponse)") {
+  // After any committed step, a step with Δs = 0 at the committed δ_n, F_n and normal returns the committed spring
+  // force (the spring lies in the tangent plane, within the cap; stiffness ratios are 1). CommittedTangentialResponse
+  // takes SpringForce(z, δ_n) without the rotation, cap and energy split: the same force to round-off, stored energy
+  // the same, no work; and it is the force the committed step itself returned. Random paths with tilting normals, loading, unloading and gross slip, for every law.
+  const double mu = 0.3;
+  std::vector<std::unique_ptr<TangentialLaw>> laws = AllLaws(mu);
+  laws.push_back(std::make_unique<MindlinDeresiewiczLaw>(kStiffness, mu));
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const auto& law : laws) {
+    CAPTURE(law->name());
+    Driver d{*law};
+    double dn = 1e-5;
+    Eigen::Vector3d n = Eigen::Vector3d::UnitZ();
+    int slipping = 0;
+    double worst_force = 0.0, worst_energy = 0.0, worst_axis_drift = 0.0;
+    for (int i = 0; i < 400; ++i) {
+      dn *= 1.0 + 0.05 * u(rng);
+      n = (n + 0.02 * Eigen::Vector3d(u(rng), u(rng), u(rng))).normalized();
+      // Back and forth along x with a random part: ≈ 40 steps of 2e-7 m each way, past the slip onset
+      // μ F_n / k_t ≈ 2.5e-6 m.
+      const double way = (i / 40) % 2 == 0 ? 1.0 : -1.0;
+      const Eigen::Vector3d ds = 2e-7 * Eigen::Vector3d(way + 0.3 * u(rng), 0.3 * u(rng), 0.3 * u(rng));
+      d.Step(dn, ds - ds.dot(n) * n, n);
+      slipping += d.last.sliding;
+      TangentialKinematics k;
+      k.normal = n;
+      k.delta_n_prev = k.delta_n = dn;
+      k.normal_force_prev = k.normal_force = d.fn;
+      std::vector<double> next(d.z.size());
+      const TangentialResponse step = law->Evaluate(k, d.z, next);
+      const TangentialResponse committed = CommittedTangentialResponse(*law, d.z, dn);
+      const double scale = mu * d.fn;
+      // mindlin_deresiewicz keeps its loading axis e as a vector whose length drifts from 1 by round-off (rotated
+      // into each new plane keeping |e|); a step computes F = −(−F_prev·e) e, i.e. F_prev |e|², so it differs from
+      // the stored force by | |e|² − 1 | on top of round-off.
+      const double axis_drift = law->name() == "mindlin_deresiewicz"
+                                    ? std::abs(Eigen::Vector3d(d.z[3], d.z[4], d.z[5]).squaredNorm() - 1.0)
+                                    : 0.0;
+      const double force_error = std::max((committed.force - step.force).norm() / scale - axis_drift,
+                                          (committed.force - d.last.force).norm() / scale);
+      worst_force = std::max(worst_force, force_error);
+      worst_axis_drift = std::max(worst_axis_drift, axis_drift);
+      worst_energy = std::max(worst_energy, std::abs(committed.stored_energy - step.stored_energy) /
+                                                std::max(step.stored_energy, 1e-300));
+      CHECK(committed.previous_force == committed.force);
+      CHECK(committed.work_in == 0.0);
+      CHECK(committed.friction_work == 0.0);
+      CHECK(committed.generated_work == 0.0);
+    }
+    MESSAGE(law->name(), ": committed vs zero-increment step, |dF|/(mu F_n) - ||e|^2 - 1| <= ", worst_force,
+            ", |dU|/U <= ", worst_energy, " (", slipping, " of 400 steps slipping; ||e|^2 - 1| <= ", worst_axis_drift,
+            ")");
+    CHECK(slipping > 20);        // the cap was exercised
+    CHECK(slipping < 380);       // and the stick branch
+    CHECK(worst_force <= 2e-15);  // round-off: a few ulp of the cap (measured ≤ 4e-16)
+    CHECK(worst_energy <= 1e-14 + 2.5 * worst_axis_drift);  // measured ≤ 7e-16; mindlin_deresiewicz 4.7e-14 (2.0 × its drift)
+  }
+}

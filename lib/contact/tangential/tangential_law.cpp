@@ -61,4 +61,12 @@ TangentialResponse EvaluateTangentialStep(const TangentialLaw& law, TangentialKi
   return law.Evaluate(k, z_prev, z_next);
 }
 
+TangentialResponse CommittedTangentialResponse(const TangentialLaw& law, std::span<const double> z, double delta_n) {
+  TangentialResponse r;
+  r.force = law.SpringForce(z, delta_n);
+  r.previous_force = r.force;
+  r.stored_energy = law.StoredEnergy(z, delta_n);
+  return r;
+}
+
 }  // namespace impactlab

@@ -139,4 +139,14 @@ TangentialResponse EvaluateTangentialStep(const TangentialLaw& law, TangentialKi
                                           double normal_force_prev, std::span<const double> z_prev,
                                           std::span<double> z_next);
 
+/// The response of a contact at the configuration where its history `z` was committed: Δs = 0, the committed
+/// overlap δ_n and the committed normal. A step there is the identity in exact arithmetic (the spring already lies
+/// in the tangent plane and within the cap, and every stiffness ratio is 1), so F_t = F_prev = SpringForce(z, δ_n),
+/// U_t = StoredEnergy(z, δ_n), no work of any kind, the cap not reported. EvaluateTangentialStep returns the same
+/// force to round-off after a rotation, a cap and an energy split that change nothing (tests/contact/
+/// tangential_laws_test.cpp checks this for every law). Models use it for the acceleration right after their
+/// history update, so an explicit scheme runs the law once per contact and step [docs/theory.md §6, "The
+/// committed configuration"].
+TangentialResponse CommittedTangentialResponse(const TangentialLaw& law, std::span<const double> z, double delta_n);
+
 }  // namespace impactlab
