@@ -40,6 +40,9 @@
 // before.z (zero history when new: the onset fraction δ/(δ − δ⁰) of Δs loads the spring, EvaluateTangentialStep),
 // W_f += friction work, W_g += generated work; a slot of before.z whose contact is no longer active is dropped and
 // the energy its spring still stores at δ⁰ is booked as friction work (SphereContactModel::BookStep).
+// A force evaluation (Acceleration) takes the tangential step with Δs since the committed positions, except for a
+// contact whose spheres are both at their committed positions and angles: there the step is the identity and F_t is
+// the committed spring force (CommittedTangentialResponse; docs/theory.md §6, "The committed configuration").
 // Energy ledger: E = Σ(½ m v² + ½ I ω²) + Σ m g z + Σ W(δ) + Σ U_t;  E + D_n + W_f − W_g = E₀, D_n = ∫Σ C δ̇² dt in
 // MechanicalState::dissipated (DissipationPower).
 //
