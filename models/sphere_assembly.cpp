@@ -43,6 +43,22 @@ struct ContactForceTerms {
   Eigen::Vector3d tangential_force;  ///< F_t on b
 };
 
+/// The cache entry of an active pair contact (i, j) / wall contact (i, w) evaluated as `c`: its force terms and the
+/// angular accelerations τ/I its tangential force gives sphere a and sphere b (the wall: b only).
+void PairTerms(const AssemblyContact& c, int i, int j, double inertia, ContactForceTerms& terms,
+               std::array<Eigen::Vector3d, 2>& spin) {
+  const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
+  const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
+  terms = {i, j, c.normal, c.normal_force_elastic, c.damping, c.tangential.force};
+  spin = {torque_i / inertia, torque_j / inertia};
+}
+void WallTerms(const AssemblyContact& c, int i, int w, double inertia, ContactForceTerms& terms,
+               std::array<Eigen::Vector3d, 2>& spin) {
+  const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
+  terms = {i, -1 - w, c.normal, c.normal_force_elastic, c.damping, c.tangential.force};
+  spin = {Eigen::Vector3d::Zero(), torque / inertia};
+}
+
 /// The part of z a state's contacts read (HistoryLayout): values = z[0, 6N) then each sphere's run of slots;
 /// run_start[i] is where sphere i's run begins in values (run_start[N] = its size).
 struct HistoryKey {
@@ -269,6 +285,86 @@ void BuildIncidenceLists(BroadPhaseScratch& scratch, int n) {
       std::sort(incidence.begin() + start[static_cast<size_t>(i)],
                 incidence.begin() + start[static_cast<size_t>(i) + 1]);
     });
+}
+
+/// The contact cache of `scratch` (contacts, contact_spin, the incidence lists and sphere_spin) from the touching
+/// ones of n_candidates candidates, in candidate order. touches(k) is the δ > 0 test EvaluatePair and EvaluateWall begin
+/// with; evaluate(k, terms, spin) fills a touching candidate's entry and may throw (the error of the smallest
+/// candidate is rethrown, as a serial loop would throw it). The candidates are counted per block, then each block's
+/// touching ones are evaluated straight into their place (in parallel for large N): the same operations in the same
+/// order for any thread count (core/contact_threads.h). Leaves the cache invalid (contacts_owner = 0): the caller
+/// sets its key.
+template <class Touches, class Evaluate>
+void FillContactCache(BroadPhaseScratch& scratch, int n_spheres, long n_candidates, const Touches& touches,
+                      const Evaluate& evaluate) {
+  scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
+  std::vector<ContactForceTerms>& contacts = scratch.contacts;
+  constexpr long kBlock = 8192;
+  const size_t blocks = static_cast<size_t>((n_candidates + kBlock - 1) / kBlock);
+  std::vector<char>& touching = scratch.contact_slot_active;
+  touching.resize(static_cast<size_t>(n_candidates));
+  std::vector<long>& offset = scratch.block_offset;
+  offset.assign(blocks + 1, 0);
+  ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
+    long count = 0;
+    for (long k = begin; k < end; ++k) {
+      const bool t = touches(k);
+      touching[static_cast<size_t>(k)] = t;
+      count += t;
+    }
+    offset[static_cast<size_t>(b) + 1] = count;
+  });
+  for (size_t b = 1; b < offset.size(); ++b) offset[b] += offset[b - 1];
+  // The incidence lists depend only on N and the (a, b) of the contacts in order. In a packing the contact set
+  // persists for many steps, so each contact's (a, b) is compared with that of the cached contact at its place (read
+  // before it is overwritten); if all are the same, the lists are kept.
+  std::vector<long>& start = scratch.incidence_start;
+  const bool lists_may_hold = scratch.incidence_valid && start.size() == static_cast<size_t>(n_spheres) + 1 &&
+                              contacts.size() == static_cast<size_t>(offset.back());
+  scratch.incidence_valid = false;  // invalid until the lists match `contacts` again
+  std::vector<char>& block_same = scratch.block_same;
+  block_same.assign(blocks, 0);
+  std::vector<std::exception_ptr>& block_error = scratch.block_error;
+  block_error.assign(blocks, nullptr);
+  contacts.resize(static_cast<size_t>(offset.back()));
+  scratch.contact_spin.resize(static_cast<size_t>(offset.back()));
+  ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
+    size_t to = static_cast<size_t>(offset[static_cast<size_t>(b)]);
+    bool same = lists_may_hold;
+    try {
+      for (long k = begin; k < end; ++k) {
+        if (!touching[static_cast<size_t>(k)]) continue;
+        ContactForceTerms terms;
+        std::array<Eigen::Vector3d, 2> spin;  // τ_a / I, τ_b / I
+        evaluate(k, terms, spin);
+        same = same && contacts[to].a == terms.a && contacts[to].b == terms.b;
+        contacts[to] = terms;
+        scratch.contact_spin[to++] = spin;
+      }
+    } catch (...) {  // the block stops at its first error, as a serial loop would
+      block_error[static_cast<size_t>(b)] = std::current_exception();
+      same = false;
+    }
+    block_same[static_cast<size_t>(b)] = same;
+  });
+  for (const std::exception_ptr& error : block_error)  // the error of the smallest candidate, for any thread count
+    if (error) std::rethrow_exception(error);
+  const bool lists_hold =
+      lists_may_hold && std::all_of(block_same.begin(), block_same.end(), [](char same) { return same != 0; });
+  if (!lists_hold) BuildIncidenceLists(scratch, n_spheres);  // rebuilt only when a contact changed
+  scratch.incidence_valid = true;
+  // Angular accelerations: per sphere the torques of its contacts summed in contact order (τ_a for sphere a of a
+  // pair, τ_b for b and for the sphere of a wall contact, i.e. entry code & 1 of contact_spin), once per cache build
+  // (they do not depend on v).
+  scratch.sphere_spin.resize(static_cast<size_t>(n_spheres));
+  ParallelContactLoop(n_spheres, [&](long i) {
+    Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+    for (long e = start[static_cast<size_t>(i)]; e < start[static_cast<size_t>(i) + 1]; ++e) {
+      const long code = scratch.incidence[static_cast<size_t>(e)];
+      angular += scratch.contact_spin[static_cast<size_t>(code >> 1)][static_cast<size_t>(code & 1)];
+    }
+    scratch.sphere_spin[static_cast<size_t>(i)] = angular;
+  });
 }
 
 /// Where each sphere's run begins in a list of (sphere, partner) sorted by sphere (the candidate pairs (i, j > i), the
@@ -627,108 +723,36 @@ void SphereAssembly::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::Ve
   // read (HistoryLayout) are bitwise unchanged (velocity Verlet's end-velocity fixed point calls this ~7 times per
   // step at the same q, z), and only
   // F_n = W'(δ) + C(δ) δ̇ is recomputed from v — the same operations in the same order: bitwise the same result.
+  // UpdateHistory fills the cache for the state it commits (bitwise what the rebuild below would give there), so an
+  // explicit scheme's acceleration after a committed step evaluates no contact again.
   BroadPhaseScratch& scratch = Scratch();
-  std::vector<ContactForceTerms>& contacts = scratch.contacts;
   const HistoryLayout layout{n_, slots_, slot_size_, slots_at_, z_size_};
   if (!ContactCacheHolds(scratch, serial_, s, &layout)) {
-    scratch.contacts_owner = 0;  // invalid while rebuilt (an evaluation may throw)
     std::vector<std::pair<int, int>>& pairs = scratch.pairs;
     CandidatePairs(s.q, pairs);
-    // Which candidates touch (δ > 0: the test EvaluatePair and EvaluateWall begin with) and how many per block of
-    // candidates; then each block's touching candidates evaluated straight into their place in candidate order (in
-    // parallel for large N): the same operations in the same order for any thread count (core/contact_threads.h).
     const std::vector<std::pair<int, int>>& wall_pairs = WallCandidates(s.q);
     const long n_pairs = static_cast<long>(pairs.size());
     const long n_walls = static_cast<long>(wall_pairs.size());
-    constexpr long kBlock = 8192;
-    const long n_candidates = n_pairs + n_walls;
-    const size_t blocks = static_cast<size_t>((n_candidates + kBlock - 1) / kBlock);
-    std::vector<char>& touching = scratch.contact_slot_active;
-    touching.resize(static_cast<size_t>(n_candidates));
-    std::vector<long>& offset = scratch.block_offset;
-    offset.assign(blocks + 1, 0);
-    ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
-      long count = 0;
-      for (long k = begin; k < end; ++k) {
-        const std::pair<int, int>& c =
-            k < n_pairs ? pairs[static_cast<size_t>(k)] : wall_pairs[static_cast<size_t>(k - n_pairs)];
-        const double delta =
-            k < n_pairs ? PairOverlap(s.q, 0, c.first, c.second) : WallOverlap(s.q, 0, c.first, c.second);
-        const bool touches = delta > 0.0;
-        touching[static_cast<size_t>(k)] = touches;
-        count += touches;
-      }
-      offset[static_cast<size_t>(b) + 1] = count;
-    });
-    for (size_t b = 1; b < offset.size(); ++b) offset[b] += offset[b - 1];
-    // The incidence lists below depend only on N and the (a, b) of the contacts in order. In a packing the contact
-    // set persists for many steps, so each contact's (a, b) is compared with that of the cached contact at its place
-    // (read before it is overwritten); if all are the same, the lists are kept.
-    std::vector<long>& start = scratch.incidence_start;
-    const bool lists_may_hold = scratch.incidence_valid && start.size() == static_cast<size_t>(n_) + 1 &&
-                                contacts.size() == static_cast<size_t>(offset.back());
-    scratch.incidence_valid = false;  // invalid until the lists match `contacts` again
-    std::vector<char>& block_same = scratch.block_same;
-    block_same.assign(blocks, 0);
-    std::vector<std::exception_ptr>& block_error = scratch.block_error;
-    block_error.assign(blocks, nullptr);
-    contacts.resize(static_cast<size_t>(offset.back()));
-    scratch.contact_spin.resize(static_cast<size_t>(offset.back()));
     PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_walls));
-    ParallelRanges(n_candidates, kBlock, [&](long b, long begin, long end) {
-      size_t to = static_cast<size_t>(offset[static_cast<size_t>(b)]);
-      bool same = lists_may_hold;
-      try {
-        for (long k = begin; k < end; ++k) {
-          if (!touching[static_cast<size_t>(k)]) continue;
-          ContactForceTerms terms;
-          std::array<Eigen::Vector3d, 2> spin;  // τ_a / I, τ_b / I
-          if (k < n_pairs) {
-            const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
-            const AssemblyContact c =
-                EvaluatePair(s.q, s.v, s.z, i, j, {}, nullptr, &scratch.pair_memo[static_cast<size_t>(k)]);
-            const Eigen::Vector3d torque_j = (-c.arm_b * c.normal).cross(c.tangential.force);
-            const Eigen::Vector3d torque_i = (c.arm_a * c.normal).cross(-c.tangential.force);
-            terms = {i, j, c.normal, c.normal_force_elastic, c.damping, c.tangential.force};
-            spin = {torque_i / inertia_, torque_j / inertia_};
-          } else {
-            const auto [i, w] = wall_pairs[static_cast<size_t>(k - n_pairs)];
-            const AssemblyContact c = EvaluateWall(s.q, s.v, s.z, i, w, {}, nullptr,
-                                                   &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
-            const Eigen::Vector3d torque = (-c.arm_b * c.normal).cross(c.tangential.force);
-            terms = {i, -1 - w, c.normal, c.normal_force_elastic, c.damping, c.tangential.force};
-            spin = {Eigen::Vector3d::Zero(), torque / inertia_};
-          }
-          same = same && contacts[to].a == terms.a && contacts[to].b == terms.b;
-          contacts[to] = terms;
-          scratch.contact_spin[to++] = spin;
-        }
-      } catch (...) {  // the block stops at its first error, as a serial loop would
-        block_error[static_cast<size_t>(b)] = std::current_exception();
-        same = false;
+    const auto touches = [&](long k) {
+      const std::pair<int, int>& c =
+          k < n_pairs ? pairs[static_cast<size_t>(k)] : wall_pairs[static_cast<size_t>(k - n_pairs)];
+      return (k < n_pairs ? PairOverlap(s.q, 0, c.first, c.second) : WallOverlap(s.q, 0, c.first, c.second)) > 0.0;
+    };
+    const auto evaluate = [&](long k, ContactForceTerms& terms, std::array<Eigen::Vector3d, 2>& spin) {
+      if (k < n_pairs) {
+        const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
+        const AssemblyContact c =
+            EvaluatePair(s.q, s.v, s.z, i, j, {}, nullptr, &scratch.pair_memo[static_cast<size_t>(k)]);
+        PairTerms(c, i, j, inertia_, terms, spin);
+      } else {
+        const auto [i, w] = wall_pairs[static_cast<size_t>(k - n_pairs)];
+        const AssemblyContact c =
+            EvaluateWall(s.q, s.v, s.z, i, w, {}, nullptr, &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
+        WallTerms(c, i, w, inertia_, terms, spin);
       }
-      block_same[static_cast<size_t>(b)] = same;
-    });
-    for (const std::exception_ptr& error : block_error)  // the error of the smallest candidate, for any thread count
-      if (error) std::rethrow_exception(error);
-    const bool lists_hold =
-        lists_may_hold && std::all_of(block_same.begin(), block_same.end(), [](char same) { return same != 0; });
-    // The incidence lists, rebuilt only when a contact changed (BuildIncidenceLists).
-    if (!lists_hold) BuildIncidenceLists(scratch, n_);
-    scratch.incidence_valid = true;
-    // Angular accelerations: per sphere the torques of its contacts summed in contact order (τ_a for sphere a of a
-    // pair, τ_b for b and for the sphere of a wall contact, i.e. entry code & 1 of contact_spin) — the additions the
-    // force gather below made per evaluation before, in the same order, now once per cache build (they do not depend
-    // on v).
-    scratch.sphere_spin.resize(static_cast<size_t>(n_));
-    ParallelContactLoop(n_, [&](long i) {
-      Eigen::Vector3d angular = Eigen::Vector3d::Zero();
-      for (long e = start[static_cast<size_t>(i)]; e < start[static_cast<size_t>(i) + 1]; ++e) {
-        const long code = scratch.incidence[static_cast<size_t>(e)];
-        angular += scratch.contact_spin[static_cast<size_t>(code >> 1)][static_cast<size_t>(code & 1)];
-      }
-      scratch.sphere_spin[static_cast<size_t>(i)] = angular;
-    });
+    };
+    FillContactCache(scratch, n_, n_pairs + n_walls, touches, evaluate);
     scratch.contacts_q.resize(static_cast<size_t>(s.q.size()));
     ParallelCopy(s.q.data(), scratch.contacts_q.data(), static_cast<long>(s.q.size()));
     layout.Key(s.z, scratch.contacts_z);
@@ -806,36 +830,49 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   std::vector<std::pair<int, int>>& pairs = scratch.pairs;
   CandidatePairs(after.q, pairs);
   const std::vector<std::pair<int, int>>& wall_pairs = WallCandidates(after.q);
-  // Each candidate's tangential step into its own slot (in parallel for large N). The slots are then taken per
-  // sphere (in parallel: a sphere owns its pairs (i, j > i), a contiguous run of the sorted candidate list, then its
-  // walls, a run of the sorted wall candidates, and takes slots in that order, as a serial pass in candidate order
+  // Each touching candidate's tangential step into its own slot (in parallel for large N). The slots are then taken
+  // per sphere (in parallel: a sphere owns its pairs (i, j > i), a contiguous run of the sorted candidate list, then
+  // its walls, a run of the sorted wall candidates, and takes slots in that order, as a serial pass in candidate order
   // would) and the works summed in candidate order: bitwise the same for any thread count (core/contact_threads.h).
+  // The same pass fills the contact cache of Acceleration at `after` (any v): at the committed configuration a
+  // contact's entry is its geometry at after.q, W'(δ), C(δ) and the committed spring force of the history it just
+  // wrote (CommittedTangentialResponse), bitwise what Acceleration(after) would build (the geometry and the memo
+  // are those of after.q; the slot it reads in after.z is this law_out). Keyed to (after.q, after.z) at the end.
   const long n_pairs = static_cast<long>(pairs.size());
   const long n_candidates = n_pairs + static_cast<long>(wall_pairs.size());
   const size_t h = static_cast<size_t>(history_);
   scratch.law_slots.resize(static_cast<size_t>(n_candidates) * h);
   scratch.work_slots.resize(2 * static_cast<size_t>(n_candidates));
-  scratch.contact_slot_active.assign(static_cast<size_t>(n_candidates), 0);
   PrepareMemo(scratch, serial_, static_cast<size_t>(n_pairs), static_cast<size_t>(n_candidates - n_pairs));
-  ParallelContactLoop(n_candidates, [&](long k) {
+  const auto touches = [&](long k) {
+    const std::pair<int, int>& c =
+        k < n_pairs ? pairs[static_cast<size_t>(k)] : wall_pairs[static_cast<size_t>(k - n_pairs)];
+    return (k < n_pairs ? PairOverlap(after.q, 0, c.first, c.second) : WallOverlap(after.q, 0, c.first, c.second)) >
+           0.0;
+  };
+  const auto step = [&](long k, ContactForceTerms& terms, std::array<Eigen::Vector3d, 2>& spin) {
     const std::span<double> law_out(scratch.law_slots.data() + static_cast<size_t>(k) * h, h);
     AssemblyContact c;
     if (k < n_pairs) {
       const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
-      if (!(PairOverlap(after.q, 0, i, j) > 0.0)) return;
       const TangentialStartRates start = PairStartRates(before, i, j, after.t - before.t);
       c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start, &scratch.pair_memo[static_cast<size_t>(k)]);
+      scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
+      scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
+      c.tangential = CommittedTangentialResponse(*sphere_law_->tangential(), law_out, c.delta);
+      PairTerms(c, i, j, inertia_, terms, spin);
     } else {
       const auto [i, w] = wall_pairs[static_cast<size_t>(k - n_pairs)];
-      if (!(WallOverlap(after.q, 0, i, w) > 0.0)) return;
       const TangentialStartRates start = WallStartRates(before, i, w, after.t - before.t);
       c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start,
                        &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
+      scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
+      scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
+      c.tangential = CommittedTangentialResponse(*wall_law_->tangential(), law_out, c.delta);
+      WallTerms(c, i, w, inertia_, terms, spin);
     }
-    scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
-    scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
-    scratch.contact_slot_active[static_cast<size_t>(k)] = 1;
-  });
+  };
+  FillContactCache(scratch, n_, n_candidates, touches, step);
   // Per sphere: its slots cleared and refilled, the committed slots it kept marked, and what a dropped spring still
   // stores at δ⁰ computed (released at a separation, SphereContactModel::BookStep); summed below in sphere, slot order.
   const std::vector<long>& owned = PairRunStarts(pairs, n_, scratch.pair_run_start);
@@ -893,6 +930,10 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     if (scratch.matched[at] == 2) friction_work += scratch.released[at];
   z[books_] = friction_work;
   z[books_ + 1] = generated_work;
+  scratch.contacts_q.resize(static_cast<size_t>(after.q.size()));
+  ParallelCopy(after.q.data(), scratch.contacts_q.data(), static_cast<long>(after.q.size()));
+  HistoryLayout{n_, slots_, slot_size_, slots_at_, z_size_}.Key(z, scratch.contacts_z);
+  scratch.contacts_owner = serial_;
 }
 
 // --- rigid frictional contacts (nonsmooth schemes) ----------------------------------------------------
