@@ -859,7 +859,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
       c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start, &scratch.pair_memo[static_cast<size_t>(k)]);
       scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
       scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
-      c.tangential = CommittedTangentialResponse(*sphere_law_->tangential(), law_out, c.delta);
+      c.tangential.force = sphere_law_->tangential()->SpringForce(law_out, c.delta);  // CommittedTangentialResponse's force
       PairTerms(c, i, j, inertia_, terms, spin);
     } else {
       const auto [i, w] = wall_pairs[static_cast<size_t>(k - n_pairs)];
@@ -868,7 +868,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
                        &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
       scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
       scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
-      c.tangential = CommittedTangentialResponse(*wall_law_->tangential(), law_out, c.delta);
+      c.tangential.force = wall_law_->tangential()->SpringForce(law_out, c.delta);  // CommittedTangentialResponse's force
       WallTerms(c, i, w, inertia_, terms, spin);
     }
   };
