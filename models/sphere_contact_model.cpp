@@ -51,13 +51,15 @@ void SphereContactModel::EvaluateContactLaw(const Eigen::Vector3d& normal, const
   c.normal_force_elastic = contact_->elastic().Force(c.delta_n);
   c.normal_force = c.normal_force_elastic + contact_->damping().Coefficient(c.delta_n) * c.delta_n_dot;
   TangentialKinematics& k = c.kinematics;
-  if (at_commit && law_out.empty() && start == nullptr) {
-    c.tangential = CommittedTangentialResponse(*law_, LawHistory(z), c.delta_n);
-    return;
-  }
   k.normal = normal;
   k.delta_n = c.delta_n;
   k.normal_force = c.normal_force_elastic;
+  if (at_commit && law_out.empty() && start == nullptr) {  // the step is the identity: Δs = 0, δ_n = δ_n,prev
+    k.delta_n_prev = c.delta_n;
+    k.normal_force_prev = c.normal_force_elastic;
+    c.tangential = CommittedTangentialResponse(*law_, LawHistory(z), c.delta_n);
+    return;
+  }
   k.start = start != nullptr ? *start : TangentialStartRates{};
   std::array<double, kMaxLawHistory> scratch{};
   const std::span<double> z_next = law_out.empty() ? std::span<double>(scratch) : law_out;
