@@ -155,7 +155,7 @@ struct BroadPhaseScratch {
   bool incidence_valid = false;  ///< the lists are those of the (a, b) sequence in `contacts` (cleared while rebuilt)
   std::vector<char> block_same;  ///< per block of candidates: its contacts have the (a, b) of the cached ones
   std::vector<std::exception_ptr> block_error;  ///< per block of candidates: the error its evaluation stopped at
-  std::vector<Eigen::Vector3d> contact_force;                     ///< F on b of every cached contact
+  std::vector<Eigen::Vector3d> contact_acceleration;  ///< F/m of every cached contact, F on b (GatherContactForces)
   std::vector<DiscreteStepSlot> step_slots;  ///< per step contact (EvaluateDiscreteStep)
   std::vector<int> step_target;              ///< per step contact: its history slot's index in z, or −1
 };
@@ -776,18 +776,20 @@ void SphereAssembly::AccelerationAtNewVelocity(const MechanicalState& s, Eigen::
 void SphereAssembly::GatherContactForces(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
   BroadPhaseScratch& scratch = Scratch();
   const std::vector<ContactForceTerms>& contacts = scratch.contacts;
-  // Forces per contact, then per sphere the sum over its contacts in contact order (a gather over the incidence
-  // lists built with the cache): for each sphere the same additions in the same order as a serial scatter over the
-  // contacts, so any thread count gives the same bits.
+  // Per contact its acceleration share F/m, then per sphere the sum over its contacts in contact order (a gather
+  // over the incidence lists built with the cache): for each sphere the same additions in the same order as a serial
+  // scatter over the contacts, so any thread count gives the same bits. F/m is formed once per contact: both of a
+  // pair's spheres add the same quotient (one division instead of one per sphere).
   const long n_contacts = static_cast<long>(contacts.size());
-  std::vector<Eigen::Vector3d>& force = scratch.contact_force;
-  force.resize(contacts.size());
+  std::vector<Eigen::Vector3d>& share = scratch.contact_acceleration;
+  share.resize(contacts.size());
   ParallelContactLoop(n_contacts, [&](long k) {
     const ContactForceTerms& c = contacts[static_cast<size_t>(k)];
     const double delta_dot = c.b >= 0 ? -(At(s.v, 6 * c.b) - At(s.v, 6 * c.a)).dot(c.normal)
                                       : -c.normal.dot(At(s.v, 6 * c.a));
     const double normal_force = c.elastic_force + c.damping * delta_dot;
-    force[static_cast<size_t>(k)] = normal_force * c.normal + c.tangential_force;  // on b (on the sphere: wall)
+    const Eigen::Vector3d force = normal_force * c.normal + c.tangential_force;  // on b (on the sphere: wall)
+    share[static_cast<size_t>(k)] = force / mass_;  // divisions as in SpherePairImpact (bitwise the same pair)
   });
   const std::vector<long>& start = scratch.incidence_start;
   const std::vector<long>& incidence = scratch.incidence;
@@ -797,11 +799,11 @@ void SphereAssembly::GatherContactForces(const MechanicalState& s, Eigen::Ref<Ei
     Eigen::Vector3d linear(0.0, 0.0, -config_.gravity);
     for (long e = start[static_cast<size_t>(i)]; e < start[static_cast<size_t>(i) + 1]; ++e) {
       const long code = incidence[static_cast<size_t>(e)];
-      const Eigen::Vector3d& f = force[static_cast<size_t>(code >> 1)];
-      if ((code & 1) == 0) {  // sphere a of a pair (a wall contact's code is always odd): −F
-        linear -= f / mass_;  // divisions as in SpherePairImpact (bitwise the same pair)
-      } else {  // sphere b of a pair, or the sphere of a wall contact: +F
-        linear += f / mass_;
+      const Eigen::Vector3d& a = share[static_cast<size_t>(code >> 1)];
+      if ((code & 1) == 0) {  // sphere a of a pair (a wall contact's code is always odd): −F/m
+        linear -= a;
+      } else {  // sphere b of a pair, or the sphere of a wall contact: +F/m
+        linear += a;
       }
     }
     v_dot.segment<3>(6 * i) = linear;
