@@ -276,7 +276,8 @@ class SphereAssembly final : public MechanicalSystem,
   /// contact/tangential/tangential_law.h); null: the one-step return mapping (force evaluations).
   /// `memo`: the contact's NormalLawMemo (null: none).
   /// v̇ from this thread's kept contacts (built by Acceleration at s.q, s.z): F = (W'(δ) + C(δ) δ̇) n + F_t per
-  /// contact from s.v, gathered per sphere in contact order, plus gravity and the kept angular accelerations.
+  /// contact from s.v, divided by m once per contact, gathered per sphere in contact order, plus gravity and the kept
+  /// angular accelerations.
   void GatherContactForces(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const;
   AssemblyContact EvaluatePair(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& z, int i,
                                int j, std::span<double> law_out, const TangentialStartRates* start = nullptr,
