@@ -30,7 +30,7 @@ constexpr double kEmpty = -1.0;
 /// Skin of the neighbour list (geometry/verlet_list.h) in radii: rebuilt when a sphere has moved 0.05 R.
 constexpr double kSkinRadii = 0.1;
 
-Eigen::Vector3d Tangential(const Eigen::Vector3d& a, const Eigen::Vector3d& n) { return a - a.dot(n) * n; }
+inline Eigen::Vector3d Tangential(const Eigen::Vector3d& a, const Eigen::Vector3d& n) { return a - a.dot(n) * n; }
 
 Eigen::Vector3d At(const Eigen::VectorXd& x, int offset) { return x.segment<3>(offset); }
 
@@ -624,7 +624,8 @@ void EvaluateLaw(const ContactLaw& law, const Eigen::Vector3d& ds, double delta_
   k.delta_n = c.delta;
   k.normal_force = c.normal_force_elastic;
   if (start != nullptr) k.start = *start;
-  std::array<double, kMaxLawHistory> scratch{};
+  std::array<double, kMaxLawHistory> scratch;  // zeroed only when it is the law's output (an evaluation)
+  if (law_out.empty()) std::fill_n(scratch.begin(), h, 0.0);
   const std::span<double> z_next = law_out.empty() ? std::span<double>(scratch).subspan(0, h) : law_out;
   c.tangential = EvaluateTangentialStep(*law.tangential(), k, ds, delta_prev, normal_force_prev, z_prev, z_next);
 }
@@ -882,22 +883,24 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
   ParallelContactLoop(n_, [&](long sphere) {
     const int i = static_cast<int>(sphere);
     char* matched = scratch.matched.data() + static_cast<size_t>(i) * slots;
-    std::fill_n(matched, slots, char{0});
-    for (int k = 0; k < slots_; ++k) {
-      const int at = SlotAt(i, k);
-      z[at] = kEmpty;
-      for (int e = 1; e < slot_size_; ++e) z[at + e] = 0.0;
-    }
+    for (size_t k = 0; k < slots; ++k) matched[k] = 0;
     int used = 0;
     auto take = [&](long k, double code) {
       if (used == slots_)
         throw InvalidParameter("history_slots", slots_,
                                "at least the number of contacts one sphere owns; sphere " + std::to_string(i) +
                                    " has more at t = " + InvalidParameter::FormatNumber(after.t));
-      const int at = SlotAt(i, used++);
+      const int slot = used++;
+      const int at = SlotAt(i, slot);
       z[at] = code;
+      // The committed slot of this contact: a sphere's codes are distinct and its slots are filled from 0 without
+      // gaps, so a slot holding `code` is the one FindHistory returns. While the contact set persists it is this very
+      // slot (the contacts are taken in the same order every step): checked first, FindHistory's scan otherwise.
       int old = -1;
-      FindHistory(z0, i, code, &old);
+      if (z0[at] == code)
+        old = slot;
+      else
+        FindHistory(z0, i, code, &old);
       if (old >= 0) matched[old] = 1;
       std::copy_n(scratch.law_slots.data() + static_cast<size_t>(k) * h, h, z.data() + at + 1);
     };
@@ -907,6 +910,11 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     for (long m = owned_walls[static_cast<size_t>(i)]; m < owned_walls[static_cast<size_t>(i) + 1]; ++m)
       if (scratch.contact_slot_active[static_cast<size_t>(n_pairs + m)])
         take(n_pairs + m, WallCode(wall_pairs[static_cast<size_t>(m)].second));
+    for (int k = used; k < slots_; ++k) {  // the slots left empty (every entry of z is written)
+      const int at = SlotAt(i, k);
+      z[at] = kEmpty;
+      for (int e = 1; e < slot_size_; ++e) z[at + e] = 0.0;
+    }
     for (int k = 0; k < slots_; ++k) {
       const int at = SlotAt(i, k);
       const double code = z0[at];
