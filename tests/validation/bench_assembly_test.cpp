@@ -107,6 +107,12 @@ TEST_CASE("bench assembly: keys exist and are positive, memory from a child run,
   const auto& row = r["velocity_verlet"]["small"];
   CHECK(row["num_spheres"].get<int>() == 64);
   CHECK(row["ns_per_particle_step"]["median"].get<double>() > 0.0);
+  // The work per step: LAMMPS's algorithm evaluates the forces once per step (FSAL) plus once at the start of the
+  // timed run (the integrator is reset); velocity_verlet's end-velocity fixed point at least twice (a(q₁, v½) and one
+  // sweep that confirms it) on this damped packing.
+  const double timed = row["timed_steps"].get<double>();
+  CHECK(row["explicit_damping"]["force_evaluations_per_step"].get<double>() == (timed + 1.0) / timed);
+  CHECK(row["force_evaluations_per_step"].get<double>() >= 2.0);
   if (row["openmp_speedup_2_threads"].is_number()) {
     CHECK(row["openmp_speedup_2_threads"].get<double>() > 0.0);
     CHECK(row["openmp"]["same_result"].get<bool>());

@@ -495,14 +495,19 @@ std::string FormatBenchReport(const nlohmann::json& r) {
         o << "-";
       return o.str();
     };
+    // Force evaluations per step (the fixed point's sweeps for velocity_verlet) next to the timed steps.
+    auto evaluations = [&](const nlohmann::json& row) {
+      return row.contains("force_evaluations_per_step") ? "; " + number(row["force_evaluations_per_step"], 3) + " ev./step"
+                                                        : std::string();
+    };
     os << "## Sphere assembly (sphere_assembly_1eK.toml): ns per particle-step, same run as LAMMPS\n\n"
-       << "| integrator | N | steps (after warm-up) | ours [ns] (min .. max) | LAMMPS [ns] | ours / LAMMPS | peak RSS "
-          "per particle, ours / LAMMPS [kB] |\n|---|---|---|---|---|---|---|\n";
+       << "| integrator | N | steps (after warm-up); force evaluations per step | ours [ns] (min .. max) | LAMMPS [ns] | "
+          "ours / LAMMPS | peak RSS per particle, ours / LAMMPS [kB] |\n|---|---|---|---|---|---|---|\n";
     if (a.contains("velocity_verlet"))
       for (const auto& [label, row] : a["velocity_verlet"].items()) {
         const bool peer = row.contains("assembly_vs_lammps_ratio");
         os << "| velocity_verlet | " << row["num_spheres"].get<int>() << " | " << row["timed_steps"].get<long>() << " (+"
-           << row["warmup_steps"].get<long>() << ") | " << spread(row["ns_per_particle_step"]) << " | "
+           << row["warmup_steps"].get<long>() << ")" << evaluations(row) << " | " << spread(row["ns_per_particle_step"]) << " | "
            << (peer ? spread(row["lammps"]["ns_per_particle_step"])
                     : number(row.contains("lammps")  // no "lammps" in the row with --no-lammps
                                  ? row["lammps"].value("status", a["lammps"].value("status", nlohmann::json("-")))
@@ -519,8 +524,8 @@ std::string FormatBenchReport(const nlohmann::json& r) {
           const auto& e = row["explicit_damping"];
           const bool epeer = e.contains("assembly_vs_lammps_ratio");
           os << "| velocity_verlet_explicit_damping | " << row["num_spheres"].get<int>() << " | "
-             << row["timed_steps"].get<long>() << " (+" << row["warmup_steps"].get<long>() << ") | "
-             << spread(e["ns_per_particle_step"]) << " | "
+             << row["timed_steps"].get<long>() << " (+" << row["warmup_steps"].get<long>() << ")" << evaluations(e)
+             << " | " << spread(e["ns_per_particle_step"]) << " | "
              << (peer ? spread(row["lammps"]["ns_per_particle_step"]) : std::string("-")) << " | "
              << (epeer ? spread(e["assembly_vs_lammps_ratio"]) : std::string("-")) << " | |\n";
         }
