@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "core/errors.h"
@@ -28,6 +29,8 @@ MidpointFamilyIntegrator::MidpointFamilyIntegrator(ImplicitSchemeOptions options
 
 namespace {
 
+constexpr double kFiniteMax = std::numeric_limits<double>::max();
+
 // R(q₁) = (2M/h²)(Δq − h v_n) + F̄(q_n, q₁) − f_ext, J = 2M/h² + ∂F̄/∂q₁ (MidpointFamilyIntegrator's header);
 // all storage is the integrator's StepWorkspace.
 template <class Force>
@@ -45,9 +48,32 @@ class MidpointResidual final : public NewtonSystem {
     force_(q1, eval_, j);
     evaluated_at_ = q1;  // eval_ is F̄ at this q₁ (DoStep reuses it when Newton returns this very iterate)
     evaluated_ = true;
-    dq_ = q1 - q0_;
-    inertia_ = (2.0 / (h_ * h_)) * m_.cwiseProduct(dq_ - h_ * v0_);
-    r = inertia_ + eval_.force - f_ext_;
+    // Δq, the inertia term, R and the two maxima of the residual scale in one pass: per entry the operations (and
+    // their order) of the Eigen expressions Δq = q₁ − q_n, (2/h²) M(Δq − h v_n), inertia + F̄ − f_ext and
+    // ‖MΔq‖∞, ‖M q₁‖∞ (a maximum of finite numbers is exact in any order), without their set-up per call, which
+    // dominated the 1–3 unknown systems (docs/performance.md). With a non-finite entry the maxima are Eigen's, as before.
+    const Eigen::Index n = q1.size();
+    if (dq_.size() != n) dq_.resize(n);
+    if (inertia_.size() != n) inertia_.resize(n);
+    if (r.size() != n) r.resize(n);
+    const double c = 2.0 / (h_ * h_);
+    double dq_max = 0.0, q1_max = 0.0;
+    bool finite = true;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double dq = q1[i] - q0_[i];
+      const double inertia = c * (m_[i] * (dq - h_ * v0_[i]));
+      dq_[i] = dq;
+      inertia_[i] = inertia;
+      r[i] = inertia + eval_.force[i] - f_ext_[i];
+      const double a = std::abs(m_[i] * dq), b = std::abs(m_[i] * q1[i]);
+      finite = finite && a <= kFiniteMax && b <= kFiniteMax;
+      dq_max = a > dq_max ? a : dq_max;
+      q1_max = b > q1_max ? b : q1_max;
+    }
+    if (!finite) {
+      dq_max = m_.cwiseProduct(dq_).lpNorm<Eigen::Infinity>();
+      q1_max = m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>();
+    }
     if (j) {
       // J += diag(2m/h²), in place on the Jacobian's pattern (the values of `J += D`).
       if (j->matrix.rows() != q1.size() || j->matrix.cols() != q1.size()) j->matrix.resize(q1.size(), q1.size());
@@ -58,9 +84,7 @@ class MidpointResidual final : public NewtonSystem {
     // not by |Δq|: include ‖m q₁‖ so that Newton stops at the floor instead of cycling below it.
     // The step-start terms (2/h)‖M v_n‖∞ and ‖f_ext‖∞ are computed once per step (constructor), summed in the
     // same order as before.
-    const double s = (2.0 / (h_ * h_)) * (m_.cwiseProduct(dq_).lpNorm<Eigen::Infinity>() +
-                                          m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>()) +
-                     momentum_scale_ + eval_.scale + f_ext_scale_;
+    const double s = c * (dq_max + q1_max) + momentum_scale_ + eval_.scale + f_ext_scale_;
     return s;
   }
   /// True when the last evaluation of this step was made at exactly `q1` (bit for bit): `eval` is then F̄(q_n, q1).

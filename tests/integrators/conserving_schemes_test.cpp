@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numeric>
 
@@ -287,6 +288,60 @@ class PlainSpring final : public ConstantMassSystem {
   void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const override { g[0] = q[0]; }
 };
 }  // namespace
+
+namespace {
+// V = ½ q² up to |q| = 2, where the spring breaks: its force there is `broken` (NaN or ±inf). Two coordinates, so
+// that the non-finite entry can be the first or the second one.
+class BreakingSpring final : public ConstantMassSystem {
+ public:
+  BreakingSpring(double broken, int coordinate) : broken_(broken), coordinate_(coordinate) {}
+  std::string name() const override { return "breaking_spring"; }
+  MechanicalState InitialState() const override {
+    MechanicalState s;
+    s.q = Eigen::Vector2d(0.5, 0.25);
+    s.v = Eigen::Vector2d(0.5, -0.25);
+    s.z.resize(0);
+    return s;
+  }
+  Eigen::VectorXd MassDiagonal() const override { return Eigen::Vector2d(1.0, 2.0); }
+  double Potential(const Eigen::VectorXd& q) const override { return 0.5 * q.squaredNorm(); }
+  void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const override {
+    g = q;
+    if (std::abs(q[coordinate_]) > 2.0) g[coordinate_] = broken_;
+  }
+
+ private:
+  double broken_;
+  int coordinate_;
+};
+}  // namespace
+
+TEST_CASE("midpoint family: a non-finite force ends the step as a non-finite Newton residual, the state untouched") {
+  // The residual R = (2M/h²)(Δq − h v_n) + F̄ and its scale are formed in one pass (midpoint_family_integrator.cpp);
+  // a NaN or ±inf force in either coordinate must still stop Newton with the typed cause, never pass as converged.
+  // h = 10: the predictor q_n + h v_n + h²/2 a_n leaves |q| ≤ 2 in the chosen coordinate.
+  for (const double broken : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity()})
+    for (const int coordinate : {0, 1}) {
+      CAPTURE(broken);
+      CAPTURE(coordinate);
+      const BreakingSpring spring(broken, coordinate);
+      ImplicitMidpoint midpoint;
+      MechanicalState s = spring.InitialState();
+      s.dissipated = 0.125;
+      const MechanicalState saved = s;
+      const StepResult r = midpoint.Step(spring, s, 10.0);
+      CHECK(r.status == StepStatus::kRetrySmallerStep);
+      CHECK(r.cause == StepFailureCause::kNewtonNonFiniteResidual);
+      CHECK(s.t == saved.t);
+      CHECK(s.q == saved.q);
+      CHECK(s.v == saved.v);
+      CHECK(s.dissipated == saved.dissipated);
+      // The same spring unbroken within reach: the step is accepted.
+      MechanicalState small = spring.InitialState();
+      CHECK(midpoint.Step(spring, small, 0.5).status == StepStatus::kAccepted);
+    }
+}
 
 TEST_CASE("quotient schemes fall back to Gonzalez's discrete gradient without gap structure - KINSOL back end matches Newton") {
   // A potential that is not a sum of scalar-gap terms has no gap quotient: Simo–Tarnow and the invariant form
