@@ -1,10 +1,12 @@
 // sphere_assembly (models/sphere_assembly.h): one pair reproduces sphere_pair bitwise, the cell-list path equals the
-// all-pairs loop bitwise, the history slots follow contact creation and breakage (and UpdateHistory is pure), the
-// energy books close, a settling packing behaves, bad input is refused with the key, value and range, the
+// all-pairs loop bitwise, the history slots follow contact creation and breakage (and UpdateHistory is pure), a
+// contact leaving a sphere's slots books its spring's energy while the staying one keeps its spring, the energy books
+// close, a settling packing behaves, bad input is refused with the key, value and range, the
 // velocity-only evaluation (AccelerationAtNewVelocity) is bitwise the full one, and the contact lists a thread keeps
 // from step to step give bitwise the acceleration of a thread that builds them afresh.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <thread>
@@ -163,6 +165,54 @@ TEST_CASE("sphere_assembly: history slots follow contact creation and breakage, 
   CHECK(steps_in_contact > 500);
   CHECK(assembly.OccupiedSlots(s) == 0);
   CHECK(assembly.FrictionWork(s) > 0.0);
+}
+
+TEST_CASE("sphere_assembly: a contact leaving a sphere's slots books its spring, the one that stays keeps its own") {
+  // Sphere 0 owns two stuck contacts with loaded springs F_a, F_b (history slots 0 and 1, z layout of
+  // sphere_assembly.h). In the committed step the partner of slot `leaving` moves away, the other stays where it was
+  // (Δs = 0: its spring step is the identity, no work). UpdateHistory must book exactly the leaving spring's stored
+  // energy as friction work (U_t at its committed overlap) and keep the staying spring in slot 0: whether it moves
+  // there from slot 1 (found by the scan) or already is there (found at its own index).
+  const ParameterSet p = PairKeys();
+  const SpherePairImpactParameters sp = SpherePairParametersFrom(p);
+  const ContactLaw law = ContactLawFromKeys(p, SpherePairData(sp));
+  constexpr double kR = 0.1, kOverlapA = 1e-5, kOverlapB = 2e-5;
+  for (const int leaving : {0, 1}) {
+    CAPTURE(leaving);
+    // Partners: sphere 1 along +x, sphere 2 along +y; slot k holds the partner k + 1.
+    SphereAssemblyConfiguration c;
+    c.radius = kR;
+    c.density = 2700.0;
+    c.gravity = 0.0;
+    c.positions = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0 * kR - kOverlapA, 0.0, 0.0),
+                   Eigen::Vector3d(0.0, 2.0 * kR - kOverlapB, 0.0)};
+    c.velocities.assign(3, Eigen::Vector3d::Zero());
+    const SphereAssembly assembly(c, law, law);
+    const int n = 3, slots = c.history_slots, h = law.history_size();
+    REQUIRE(h == 3);  // mindlin_rescaled_incremental: the spring force
+    const auto slot = [&](int sphere, int k) { return 6 * n + 2 + (sphere * slots + k) * (1 + h); };
+    MechanicalState before = assembly.InitialState();
+    const Eigen::Vector3d spring[2] = {Eigen::Vector3d(0.0, 10.0, 0.0), Eigen::Vector3d(-7.0, 0.0, 0.0)};
+    for (int k = 0; k < 2; ++k) {
+      before.z[slot(0, k)] = k + 1;
+      for (int e = 0; e < 3; ++e) before.z[slot(0, k) + 1 + e] = spring[k][e];
+    }
+    MechanicalState after = before;
+    after.t = before.t + 1e-7;
+    after.q[6 * (leaving + 1) + leaving] += 0.01;  // the leaving partner moves off along its own axis
+    assembly.UpdateHistory(before, after);
+    const double overlap = 2.0 * kR - (leaving == 0 ? c.positions[1] : c.positions[2]).norm();
+    const std::array<double, 3> left = {spring[leaving][0], spring[leaving][1], spring[leaving][2]};
+    const double released = law.tangential()->StoredEnergy(left, overlap);
+    CHECK(released > 0.0);
+    CHECK(assembly.FrictionWork(after) == doctest::Approx(released).epsilon(1e-14));
+    CHECK(assembly.GeneratedWork(after) == doctest::Approx(0.0));
+    const int staying = 1 - leaving;
+    CHECK(after.z[slot(0, 0)] == staying + 1);
+    for (int e = 0; e < 3; ++e) CHECK(after.z[slot(0, 0) + 1 + e] == spring[staying][e]);
+    CHECK(after.z[slot(0, 1)] == -1.0);  // empty
+    CHECK(assembly.OccupiedSlots(after) == 1);
+  }
 }
 
 TEST_CASE("sphere_assembly: a history-slot overflow stops with the key") {
