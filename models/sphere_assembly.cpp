@@ -858,7 +858,8 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
     if (k < n_pairs) {
       const int i = pairs[static_cast<size_t>(k)].first, j = pairs[static_cast<size_t>(k)].second;
       const TangentialStartRates start = PairStartRates(before, i, j, after.t - before.t);
-      AssemblyContact c = EvaluatePair(after.q, before.v, z0, i, j, law_out, &start, &scratch.pair_memo[static_cast<size_t>(k)]);
+      AssemblyContact c =
+          EvaluatePair(after.q, before.v, z0, i, j, law_out, &start, &scratch.pair_memo[static_cast<size_t>(k)]);
       scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
       scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
       c.tangential.force = sphere_law_->tangential()->SpringForce(law_out, c.delta);  // CommittedTangentialResponse's force
@@ -867,7 +868,7 @@ void SphereAssembly::UpdateHistory(const MechanicalState& before, MechanicalStat
       const auto [i, w] = wall_pairs[static_cast<size_t>(k - n_pairs)];
       const TangentialStartRates start = WallStartRates(before, i, w, after.t - before.t);
       AssemblyContact c = EvaluateWall(after.q, before.v, z0, i, w, law_out, &start,
-                       &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
+                                       &scratch.wall_memo[static_cast<size_t>(k - n_pairs)]);
       scratch.work_slots[2 * static_cast<size_t>(k)] = c.tangential.friction_work;
       scratch.work_slots[2 * static_cast<size_t>(k) + 1] = c.tangential.generated_work;
       c.tangential.force = wall_law_->tangential()->SpringForce(law_out, c.delta);  // CommittedTangentialResponse's force
