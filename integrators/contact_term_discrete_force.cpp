@@ -126,8 +126,17 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   const std::vector<ContactTerm>& terms = structure.ContactTerms();
   const std::optional<std::vector<int>> subset = structure.CandidateTermsBetween(q0, q1);
   const size_t count = subset ? subset->size() : terms.size();
-  if (jacobian) trip.reserve(4 * count);
-  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { trip.emplace_back(i, j, v); };
+  // A system of at most 3 unknowns whose solver reads the dense form gets ∂F̄/∂q₁ summed straight into it
+  // (NewtonJacobian::small): the same additions in the same order as setFromTriplets' sums of duplicates, from 0.
+  const bool dense = jacobian && jacobian->accepts_small && n <= kSmallJacobian;
+  if (dense) jacobian->small.setZero(n, n);
+  if (jacobian && !dense) trip.reserve(4 * count);
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) {
+    if (dense)
+      jacobian->small(i, j) += v;
+    else
+      trip.emplace_back(i, j, v);
+  };
 
   // W(δ₀), Φ(δ₀) of term k: from the memo when there is one (a pointer to them), else nullptr (evaluated inline).
   auto step_start = [&](size_t k, double d0) -> const StepStartMemo::Values* {
@@ -248,7 +257,7 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   out.scale = magnitude.lpNorm<Eigen::Infinity>();
   if (jacobian) {
     // setFromTriplets, refilled in place while the contact set (the triplets' coordinates) is unchanged.
-    out.scratch.jacobian_assembler.Assemble(n, n, trip, jacobian->matrix);
+    if (!dense) out.scratch.jacobian_assembler.Assemble(n, n, trip, jacobian->matrix);
     jacobian->u.resize(0);
     jacobian->w.resize(0);
   }

@@ -74,7 +74,11 @@ class MidpointResidual final : public NewtonSystem {
       dq_max = m_.cwiseProduct(dq_).lpNorm<Eigen::Infinity>();
       q1_max = m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>();
     }
-    if (j) {
+    if (j && j->small.size() > 0) {
+      // The dense form (NewtonJacobian::small): J += diag(2m/h²) with AddDiagonal's operations, + 0.0 off the diagonal.
+      for (Eigen::Index c = 0; c < n; ++c)
+        for (Eigen::Index i = 0; i < n; ++i) j->small(i, c) = j->small(i, c) + (i == c ? inertia_diagonal_[c] : 0.0);
+    } else if (j) {
       // J += diag(2m/h²), in place on the Jacobian's pattern (the values of `J += D`).
       if (j->matrix.rows() != q1.size() || j->matrix.cols() != q1.size()) j->matrix.resize(q1.size(), q1.size());
       j->matrix.makeCompressed();

@@ -37,11 +37,19 @@ void NewtonOptions::Validate() const {
 // computed when it changes. Kept in the workspace between solves; all buffers are reused.
 struct NewtonWorkspace::LinearSolver {
   bool Solve(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d, const NewtonOptions& o) {
+    if (j.small.size() > 0) {  // the dense form of a small system (NewtonJacobian::small)
+      switch (j.small.rows()) {
+        case 1: return SolveFixed<1>(Eigen::Matrix<double, 1, 1>(j.small), j, b, d);
+        case 2: return SolveFixed<2>(Eigen::Matrix<double, 2, 2>(j.small), j, b, d);
+        case 3: return SolveFixed<3>(Eigen::Matrix<double, 3, 3>(j.small), j, b, d);
+        default: return false;
+      }
+    }
     const Eigen::Index n = j.matrix.rows();
     switch (n) {  // the smallest systems in Eigen's fixed-size storage: no set-up of dynamic blocks per solve
-      case 1: return SolveFixed<1>(j, b, d);
-      case 2: return SolveFixed<2>(j, b, d);
-      case 3: return SolveFixed<3>(j, b, d);
+      case 1: return SolveFixed<1>(FixedFromSparse<1>(j.matrix), j, b, d);
+      case 2: return SolveFixed<2>(FixedFromSparse<2>(j.matrix), j, b, d);
+      case 3: return SolveFixed<3>(FixedFromSparse<3>(j.matrix), j, b, d);
       default: break;
     }
     if (n <= kDenseLimit) {
@@ -122,10 +130,15 @@ struct NewtonWorkspace::LinearSolver {
   /// per-call set-up, which dominated a 1 × 1 solve (652 → 90 instructions). At 4 × 4 Eigen's fixed-size kernels
   /// round differently in the last bit, so larger systems keep the dynamic path.
   template <int N>
-  static bool SolveFixed(const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d) {
+  static Eigen::Matrix<double, N, N> FixedFromSparse(const Eigen::SparseMatrix<double>& m) {
     Eigen::Matrix<double, N, N> a = Eigen::Matrix<double, N, N>::Zero();
-    for (int k = 0; k < j.matrix.outerSize(); ++k)
-      for (Eigen::SparseMatrix<double>::InnerIterator it(j.matrix, k); it; ++it) a(it.row(), it.col()) = it.value();
+    for (int k = 0; k < m.outerSize(); ++k)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m, k); it; ++it) a(it.row(), it.col()) = it.value();
+    return a;
+  }
+  template <int N>
+  static bool SolveFixed(const Eigen::Matrix<double, N, N>& a, const NewtonJacobian& j, const Eigen::VectorXd& b,
+                         Eigen::VectorXd& d) {
     const Eigen::PartialPivLU<Eigen::Matrix<double, N, N>> lu(a);  // singular: a non-finite d
     const Eigen::Matrix<double, N, 1> x = lu.solve(Eigen::Matrix<double, N, 1>(b));
     d = x;
@@ -226,6 +239,7 @@ void SwapJacobians(NewtonJacobian& a, NewtonJacobian& b) {
   a.matrix.swap(b.matrix);
   a.u.swap(b.u);
   a.w.swap(b.w);
+  std::swap(a.small, b.small);  // at most 3 × 3 doubles on the stack
 }
 }  // namespace
 
@@ -273,6 +287,12 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
   for (Eigen::VectorXd* v : {&r, &r_trial, &d, &x_trial, &neg_r})
     if (v->size() != n) v->resize(n);
   NewtonJacobian &jac = ws.jac_, &jac_trial = ws.jac_trial_;
+  jac.accepts_small = jac_trial.accepts_small = n <= kSmallJacobian;
+  // Each evaluation that forms a Jacobian starts with `small` empty: a producer without the dense form leaves it so.
+  auto evaluate = [&system](const Eigen::VectorXd& at, Eigen::VectorXd& residual, NewtonJacobian* j) {
+    if (j) j->small.resize(0, 0);
+    return system.Evaluate(at, residual, j);
+  };
   NewtonWorkspace::LinearSolver& linear = *ws.linear_;
   rep.residual_history.reserve(static_cast<size_t>(o.max_iterations) + 1);
   step_scale = std::max(step_scale, 1e-300);
@@ -298,7 +318,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
   double scale = 1.0;
   for (int it = 0;; ++it) {
     if (!have_residual) {
-      scale = std::max(system.Evaluate(x, r, &jac), 1e-300);
+      scale = std::max(evaluate(x, r, &jac), 1e-300);
       ++rep.jacobian_evaluations;
     }
     have_residual = false;
@@ -322,7 +342,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
       return rep;
     }
     if (jacobian_pending) {  // the same x: the residual re-evaluated equals r, the Jacobian is what was deferred
-      system.Evaluate(x, r_trial, &jac);
+      evaluate(x, r_trial, &jac);
       ++rep.jacobian_evaluations;
       jacobian_pending = false;
     }
@@ -338,7 +358,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
     x_trial = x + d;
     const bool without_jacobian = defer || predicted_to_converge();
     const double scale_full =
-        std::max(system.Evaluate(x_trial, r_trial, without_jacobian ? nullptr : &jac_trial), 1e-300);
+        std::max(evaluate(x_trial, r_trial, without_jacobian ? nullptr : &jac_trial), 1e-300);
     if (!without_jacobian) ++rep.jacobian_evaluations;
     const double rn_full = r_trial.allFinite() ? r_trial.norm() : INFINITY;
     double best_alpha = 1.0;
@@ -354,7 +374,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
       double alpha = 0.5, best_norm = rn_full;
       for (int b = 1; b <= o.max_backtracks; ++b, alpha *= 0.5) {
         x_trial = x + alpha * d;
-        system.Evaluate(x_trial, r_trial, nullptr);
+        evaluate(x_trial, r_trial, nullptr);
         const double rn = r_trial.allFinite() ? r_trial.norm() : INFINITY;
         if (rn < best_norm) {
           best_norm = rn;
@@ -369,7 +389,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
     ++rep.iterations;
     if ((best_alpha * d).lpNorm<Eigen::Infinity>() <= o.step_tolerance * step_scale) {
       if (!have_residual) {
-        scale = std::max(system.Evaluate(x, r, &jac), 1e-300);
+        scale = std::max(evaluate(x, r, &jac), 1e-300);
         ++rep.jacobian_evaluations;
         have_residual = true;
       }

@@ -19,7 +19,8 @@
 // at that point afterwards only if the prediction fails. The iterates do not depend on it, only the evaluation count.
 //
 // Linear solver of J d = −R (NewtonLinearSolver, scenario key newton_linear_solver): n ≤ 24 always the dense
-// partial-pivoting LU; above that
+// partial-pivoting LU (for n ≤ 3 in fixed-size storage, J given dense by producers that offer it,
+// NewtonJacobian::small); above that
 //   kBand:   band LU with partial pivoting [Golub & Van Loan 2013, §4.3.5] from SUNDIALS (SUNMatrix_Band +
 //            SUNLinSol_Band, SUNDIALS 6.4 user guide "The SUNLinSol_Band module"): A = P L U with L of lower
 //            bandwidth ml and U of upper bandwidth ≤ ml + mu (the band storage keeps smu = ml + mu rows above the
@@ -79,9 +80,15 @@ struct NewtonOptions {
 };
 
 /// J = matrix + u wᵀ (u, w empty when there is no rank-one part).
+/// Systems of at most kSmallJacobian unknowns may instead be given in `small` (dense, on the stack; `matrix` is then
+/// not read): SolveNewton sets `accepts_small` for them and empties `small` before each evaluation, and a producer
+/// that offers the dense form fills it. The dense LU of the linear solve is the same either way, so are the iterates.
+inline constexpr Eigen::Index kSmallJacobian = 3;
 struct NewtonJacobian {
   Eigen::SparseMatrix<double> matrix;
   Eigen::VectorXd u, w;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kSmallJacobian, kSmallJacobian> small;
+  bool accepts_small = false;  ///< the consumer reads `small` when it is non-empty (set by SolveNewton)
 };
 
 /// The nonlinear system: residual, its scale, and (on request) its Jacobian.

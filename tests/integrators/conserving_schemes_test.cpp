@@ -27,6 +27,7 @@
 #include "models/disk_cloud.h"
 #include "models/harmonic_oscillator.h"
 #include "observe/energy_ledger.h"
+#include "state/same_bits.h"
 
 using namespace impactlab;
 
@@ -235,6 +236,67 @@ TEST_CASE("discrete contact force: Jacobian matches central finite differences (
     CHECK(e.force.dot(q1 - q0) == doctest::Approx(dw + e.dissipation).epsilon(1e-13));
     CHECK(e.dissipation > 0.0);
   }
+}
+
+TEST_CASE("discrete contact force: the dense Jacobian of a small system is the assembled sparse one, entry by entry") {
+  // NewtonJacobian::small (≤ 3 unknowns, asked for by SolveNewton): ∂F̄/∂q₁ summed straight into dense storage must
+  // equal the sparse assembly bit for bit (up to the sign of a zero, which J + 2M/h² removes), so that Newton's
+  // iterates do not depend on the form. One wall term (n = 1), a pair term of dim 1 with a wall (n = 2), and a chain
+  // of three beads with two pair terms sharing the middle bead (n = 3, entries summed from two terms).
+  struct Terms final : PairPotentialStructure {
+    std::vector<ContactTerm> terms;
+    const std::vector<ContactTerm>& ContactTerms() const override { return terms; }
+  };
+  const auto wall = [](int coordinate) {
+    ContactTerm t;
+    t.kind = ContactTerm::Kind::kWall;
+    t.wall_gradient = {{coordinate, -1.0}};
+    t.wall_offset = 0.0;
+    t.elastic = std::make_shared<HertzLaw>(2.0);
+    t.damping = std::make_shared<TsujiDamping>(0.4, 1.0, 2.0, 1.5);
+    return t;
+  };
+  const auto pair = [](int a, int b) {
+    ContactTerm t;
+    t.kind = ContactTerm::Kind::kPair;
+    t.first_a = a;
+    t.first_b = b;
+    t.dim = 1;
+    t.radius_sum = 1.0;
+    t.elastic = std::make_shared<HertzLaw>(3.0);
+    t.damping = std::make_shared<TsujiDamping>(0.7, 0.5, 3.0, 1.5);
+    return t;
+  };
+  std::vector<Terms> cases(3);
+  cases[0].terms = {wall(0)};
+  cases[1].terms = {wall(0), pair(0, 1)};
+  cases[2].terms = {pair(0, 1), pair(1, 2)};
+  const std::vector<Eigen::VectorXd> q0s = {Eigen::VectorXd::Constant(1, -0.01), Eigen::Vector2d(-0.01, 0.97),
+                                            Eigen::Vector3d(0.0, 0.98, 1.97)};
+  const std::vector<Eigen::VectorXd> q1s = {Eigen::VectorXd::Constant(1, -0.03), Eigen::Vector2d(-0.02, 0.95),
+                                            Eigen::Vector3d(0.01, 0.97, 1.95)};
+  for (size_t k = 0; k < cases.size(); ++k)
+    for (auto form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kInvariantQuotient}) {
+      CAPTURE(k);
+      CAPTURE(static_cast<int>(form));
+      DiscreteForceEvaluation sparse_eval, dense_eval;
+      NewtonJacobian sparse, dense;
+      dense.accepts_small = true;
+      EvaluateContactTermDiscreteForce(cases[k], form, q0s[k], q1s[k], 0.01, sparse_eval, &sparse);
+      EvaluateContactTermDiscreteForce(cases[k], form, q0s[k], q1s[k], 0.01, dense_eval, &dense);
+      const Eigen::Index n = q0s[k].size();
+      REQUIRE(dense.small.rows() == n);
+      CHECK(sparse.small.size() == 0);  // not asked for: the sparse form only
+      const Eigen::MatrixXd assembled(sparse.matrix);
+      double largest = 0.0;
+      for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j < n; ++j) {
+          CHECK(SameBits(dense.small(i, j) + 0.0, assembled(i, j) + 0.0));
+          largest = std::max(largest, std::abs(assembled(i, j)));
+        }
+      CHECK(largest > 0.0);  // the terms are in contact: a Jacobian to compare
+      CHECK(SameBits(dense_eval.force, sparse_eval.force));
+    }
 }
 
 TEST_CASE("rejected Newton step leaves the state untouched and reports retry") {
