@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <limits>
 #include <vector>
 
 #include "core/errors.h"
@@ -29,8 +28,6 @@ MidpointFamilyIntegrator::MidpointFamilyIntegrator(ImplicitSchemeOptions options
 
 namespace {
 
-constexpr double kFiniteMax = std::numeric_limits<double>::max();
-
 // R(q₁) = (2M/h²)(Δq − h v_n) + F̄(q_n, q₁) − f_ext, J = 2M/h² + ∂F̄/∂q₁ (MidpointFamilyIntegrator's header);
 // all storage is the integrator's StepWorkspace.
 template <class Force>
@@ -38,40 +35,34 @@ class MidpointResidual final : public NewtonSystem {
  public:
   MidpointResidual(Force force, const Eigen::VectorXd& mass, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                    const Eigen::VectorXd& f_ext, double h, const Eigen::VectorXd& inertia_diagonal,
-                   Eigen::VectorXd& dq, Eigen::VectorXd& inertia, DiscreteForceEvaluation& eval,
-                   Eigen::VectorXd& evaluated_at)
+                   DiscreteForceEvaluation& eval, Eigen::VectorXd& evaluated_at)
       : force_(force), m_(mass), q0_(q0), v0_(v0), f_ext_(f_ext), h_(h), inertia_diagonal_(inertia_diagonal),
-        dq_(dq), inertia_(inertia), eval_(eval), evaluated_at_(evaluated_at),
+        eval_(eval), evaluated_at_(evaluated_at),
         momentum_scale_((2.0 / h) * mass.cwiseProduct(v0).lpNorm<Eigen::Infinity>()),
         f_ext_scale_(f_ext.lpNorm<Eigen::Infinity>()) {}
   double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
     force_(q1, eval_, j);
     evaluated_at_ = q1;  // eval_ is F̄ at this q₁ (DoStep reuses it when Newton returns this very iterate)
     evaluated_ = true;
-    // Δq, the inertia term, R and the two maxima of the residual scale in one pass: per entry the operations (and
-    // their order) of the Eigen expressions Δq = q₁ − q_n, (2/h²) M(Δq − h v_n), inertia + F̄ − f_ext and
-    // ‖MΔq‖∞, ‖M q₁‖∞ (a maximum of finite numbers is exact in any order), without their set-up per call, which
-    // dominated the 1–3 unknown systems (docs/performance.md). With a non-finite entry the maxima are Eigen's, as before.
+    // R = (2/h²) M(Δq − h v_n) + F̄ − f_ext and the two maxima of the residual scale in one pass: per entry the
+    // operations (and their order) of the Eigen expressions they replace, and ‖MΔq‖∞, ‖M q₁‖∞ (a maximum of finite
+    // numbers is exact in any order), without their set-up per call, which dominated the 1–3 unknown systems
+    // (docs/performance.md). With a non-finite entry the maxima are Eigen's, as before.
     const Eigen::Index n = q1.size();
-    if (dq_.size() != n) dq_.resize(n);
-    if (inertia_.size() != n) inertia_.resize(n);
     if (r.size() != n) r.resize(n);
-    const double c = 2.0 / (h_ * h_);
+    const double two_over_h2 = 2.0 / (h_ * h_);
     double dq_max = 0.0, q1_max = 0.0;
     bool finite = true;
     for (Eigen::Index i = 0; i < n; ++i) {
       const double dq = q1[i] - q0_[i];
-      const double inertia = c * (m_[i] * (dq - h_ * v0_[i]));
-      dq_[i] = dq;
-      inertia_[i] = inertia;
-      r[i] = inertia + eval_.force[i] - f_ext_[i];
+      r[i] = two_over_h2 * (m_[i] * (dq - h_ * v0_[i])) + eval_.force[i] - f_ext_[i];
       const double a = std::abs(m_[i] * dq), b = std::abs(m_[i] * q1[i]);
-      finite = finite && a <= kFiniteMax && b <= kFiniteMax;
+      finite = finite && std::isfinite(a) && std::isfinite(b);
       dq_max = a > dq_max ? a : dq_max;
       q1_max = b > q1_max ? b : q1_max;
     }
     if (!finite) {
-      dq_max = m_.cwiseProduct(dq_).lpNorm<Eigen::Infinity>();
+      dq_max = m_.cwiseProduct(q1 - q0_).lpNorm<Eigen::Infinity>();
       q1_max = m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>();
     }
     if (j && j->small.size() > 0) {
@@ -88,7 +79,7 @@ class MidpointResidual final : public NewtonSystem {
     // not by |Δq|: include ‖m q₁‖ so that Newton stops at the floor instead of cycling below it.
     // The step-start terms (2/h)‖M v_n‖∞ and ‖f_ext‖∞ are computed once per step (constructor), summed in the
     // same order as before.
-    const double s = c * (dq_max + q1_max) + momentum_scale_ + eval_.scale + f_ext_scale_;
+    const double s = two_over_h2 * (dq_max + q1_max) + momentum_scale_ + eval_.scale + f_ext_scale_;
     return s;
   }
   /// True when the last evaluation of this step was made at exactly `q1` (bit for bit): `eval` is then F̄(q_n, q1).
@@ -101,7 +92,6 @@ class MidpointResidual final : public NewtonSystem {
   const Eigen::VectorXd &m_, &q0_, &v0_, &f_ext_;
   double h_;
   const Eigen::VectorXd& inertia_diagonal_;
-  Eigen::VectorXd &dq_, &inertia_;
   DiscreteForceEvaluation& eval_;
   Eigen::VectorXd& evaluated_at_;
   bool evaluated_ = false;
@@ -274,7 +264,7 @@ void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (
 
 void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {
   StepWorkspace& w = work_;
-  for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.dq, &w.inertia, &w.inertia_diagonal, &w.evaluated_at})
+  for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.inertia_diagonal, &w.evaluated_at})
     if (v->size() != n) v->resize(n);
   // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
   // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
@@ -313,8 +303,8 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
     EvaluateDiscreteForce(cms, before.q, q1, h, out, j);
     ++stats_.rhs_evaluations;
   };
-  MidpointResidual<decltype(force)> residual(force, w.mass, before.q, before.v, w.f_ext, h, w.inertia_diagonal, w.dq,
-                                             w.inertia, w.eval, w.evaluated_at);
+  MidpointResidual<decltype(force)> residual(force, w.mass, before.q, before.v, w.f_ext, h, w.inertia_diagonal, w.eval,
+                                             w.evaluated_at);
   // Predictor: the explicit Verlet position q_n + h v_n + h²/2 a_n (error O(h³) instead of O(h²) for the
   // q_n + h v_n of docs/theory.md §7: one RHS evaluation saves about one Newton iteration, docs/performance.md).
   system.Acceleration(before, w.a0);

@@ -122,7 +122,7 @@ class MidpointFamilyIntegrator : public Integrator {
   /// the step's vectors and the evaluators' scratch. A cache: results never depend on it.
   struct StepWorkspace {
     NewtonWorkspace newton;
-    Eigen::VectorXd mass, f_ext, a0, q1, dq, inertia, inertia_diagonal;
+    Eigen::VectorXd mass, f_ext, a0, q1, inertia_diagonal;
     Eigen::VectorXd evaluated_at;  ///< the q₁ of `eval` (the Newton solve's last evaluation)
     DiscreteForceEvaluation eval, final_eval;
     ContactStepWorkspace contact;
