@@ -5,16 +5,21 @@
 #include <functional>
 #include <vector>
 
+#include "contact/hertz_powers.h"
+
 namespace impactlab::bench {
 
 namespace odeint = boost::numeric::odeint;
 
-/// The same velocity Verlet arithmetic written inline: δ = −y, F = k δ^{3/2} (k = 1), m = 1, no damping.
+/// The same velocity Verlet arithmetic written inline: δ = −y, F = k δ^{3/2} (k = 1), m = 1, no damping. The power is
+/// the law's (PowerLaw::Force: δ^{3/2} correctly rounded from the square root for Hertz, std::pow otherwise), so the
+/// loop gives the framework's bits.
 double HandVerletLoop(double stiffness, double exponent, int steps, double dt) {
   double y = 0.0, v = -1.0;
   auto accel = [&](double q) {
     const double delta = -q;
-    return delta > 0.0 ? stiffness * std::pow(delta, exponent) : 0.0;
+    if (!(delta > 0.0)) return 0.0;
+    return stiffness * (exponent == 1.5 ? PowThreeHalves(delta) : std::pow(delta, exponent));
   };
   double a = accel(y);
   for (int i = 0; i < steps; ++i) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "contact/hertz_powers.h"
 #include "core/checks.h"
 
 namespace impactlab {
@@ -13,9 +14,11 @@ TsujiDamping::TsujiDamping(double alpha, double mass, double k, double p)
       scale_(alpha * std::sqrt(RequirePositive("m", mass) * RequirePositive("k", k))),
       p_(RequireAtLeast("p", p, 1.0)) {}
 
+// Hertz (p = 3/2): δ^{1/4} correctly rounded from two square roots and a Newton correction (contact/hertz_powers.h).
 double TsujiDamping::Coefficient(double delta) const {
   if (delta <= 0.0) return 0.0;
-  return p_ == 1.0 ? scale_ : scale_ * std::pow(delta, 0.5 * (p_ - 1.0));
+  if (p_ == 1.0) return scale_;
+  return scale_ * (p_ == 1.5 ? PowQuarter(delta) : std::pow(delta, 0.5 * (p_ - 1.0)));
 }
 double TsujiDamping::DissipationPotential(double delta) const {
   // Φ = 2 α √(mk)/(p+1) δ^((p+1)/2)  [docs/theory.md §7]
