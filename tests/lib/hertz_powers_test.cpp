@@ -95,7 +95,7 @@ TEST_CASE("Hertz powers: exact cases, and std::pow's value outside 1e-100..1e60,
   CHECK(std::isnan(PowQuarter(-1.0)));
 }
 
-TEST_CASE("Hertz laws use the correctly rounded powers: F = k d^(3/2), W = k d^(5/2)/(5/2), Tsuji C = a sqrt(mk) d^(1/4)") {
+TEST_CASE("Hertz laws take the correctly rounded powers: F = k d^(3/2), W = k d^(5/2)/2.5, Tsuji a sqrt(mk) d^(1/4)") {
   const double k = 3.7e9, alpha = 0.6, m = 2.1e-3;
   const HertzLaw hertz(k);
   const TsujiDamping tsuji(alpha, m, k, 1.5);
