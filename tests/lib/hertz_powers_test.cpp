@@ -1,7 +1,7 @@
-// contact/hertz_powers.h: δ^{3/2}, δ^{5/2}, δ^{1/4} correctly rounded on the whole range where they are used, checked
+// contact/hertz_powers.h: δ^{3/2}, δ^{5/2}, δ^{1/4}, δ^{5/4} correctly rounded where they are used, checked
 // against a long double reference (64-bit significand: its own error is ≈ 2⁻¹¹ of a double's ulp, so the correctly
 // rounded double is known except within that distance of a rounding midpoint; those samples are counted, not used).
-// The Hertz members of the laws (PowerLaw with p = 3/2, Tsuji damping with p = 3/2) return these powers.
+// The Hertz members of the laws (PowerLaw with p = 3/2, Tsuji damping with p = 3/2, C and Φ) return these powers.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -51,7 +51,7 @@ long CountMismatches(Ours ours, long double exponent, double lo, double hi, long
 
 }  // namespace
 
-TEST_CASE("Hertz powers d^(3/2), d^(5/2), d^(1/4) are correctly rounded over 1e-100..1e60 (long double reference)") {
+TEST_CASE("Hertz powers d^(3/2), d^(5/2), d^(1/4), d^(5/4) correctly rounded in 1e-100..1e60 (long double ref.)") {
   constexpr long kSamples = 200000;
   long mismatches = 0, pow_mismatches = 0;
   // Physical overlaps (1e-12 .. 1e-2 m) densely, then the whole range of the corrected formulas.
@@ -69,6 +69,10 @@ TEST_CASE("Hertz powers d^(3/2), d^(5/2), d^(1/4) are correctly rounded over 1e-
     CHECK(n > kSamples * 99 / 100);
     CHECK(mismatches == 0);
     MESSAGE("d^(1/4): std::pow not correctly rounded in " << pow_mismatches << " of " << n);
+    n = CountMismatches(PowFiveQuarters, 1.25L, lo, hi, kSamples, mismatches, pow_mismatches);
+    CHECK(n > kSamples * 99 / 100);
+    CHECK(mismatches == 0);
+    MESSAGE("d^(5/4): std::pow not correctly rounded in " << pow_mismatches << " of " << n);
   }
   // The one-rounding formula without the correction, fl(δ·fl(√δ)), is not correctly rounded (≈ 1/4 of the samples):
   // the check above can fail.
@@ -83,19 +87,22 @@ TEST_CASE("Hertz powers: exact cases, and std::pow's value outside 1e-100..1e60,
   CHECK(PowFiveHalves(4.0) == 32.0);
   CHECK(PowQuarter(16.0) == 2.0);
   CHECK(PowQuarter(1.0 / 16.0) == 0.5);
+  CHECK(PowFiveQuarters(16.0) == 32.0);
   for (double delta : {0.0, 1e-300, 5e-324, 1e-101, 2e60, 1e200, std::numeric_limits<double>::max(),
                        std::numeric_limits<double>::infinity()}) {
     CAPTURE(delta);
     CHECK(PowThreeHalves(delta) == std::pow(delta, 1.5));
     CHECK(PowFiveHalves(delta) == std::pow(delta, 2.5));
     CHECK(PowQuarter(delta) == std::pow(delta, 0.25));
+    CHECK(PowFiveQuarters(delta) == std::pow(delta, 1.25));
   }
   CHECK(std::isnan(PowThreeHalves(std::nan(""))));
   CHECK(std::isnan(PowFiveHalves(-1.0)));
   CHECK(std::isnan(PowQuarter(-1.0)));
+  CHECK(std::isnan(PowFiveQuarters(-1.0)));
 }
 
-TEST_CASE("Hertz laws take the correctly rounded powers: F = k d^(3/2), W = k d^(5/2)/2.5, Tsuji a sqrt(mk) d^(1/4)") {
+TEST_CASE("Hertz laws take the correctly rounded powers: F = k d^(3/2), W = k d^(5/2)/2.5, Tsuji C and its potential") {
   const double k = 3.7e9, alpha = 0.6, m = 2.1e-3;
   const HertzLaw hertz(k);
   const TsujiDamping tsuji(alpha, m, k, 1.5);
@@ -105,10 +112,13 @@ TEST_CASE("Hertz laws take the correctly rounded powers: F = k d^(3/2), W = k d^
     CHECK(hertz.Force(delta) == k * PowThreeHalves(delta));
     CHECK(hertz.Potential(delta) == k * PowFiveHalves(delta) / 2.5);
     CHECK(tsuji.Coefficient(delta) == scale * PowQuarter(delta));
+    CHECK(tsuji.DissipationPotential(delta) == 2.0 * scale / 2.5 * PowFiveQuarters(delta));
     // the closed forms to round-off
     CHECK(hertz.Force(delta) == doctest::Approx(k * delta * std::sqrt(delta)).epsilon(4e-16));
     CHECK(hertz.Potential(delta) == doctest::Approx(0.4 * k * delta * delta * std::sqrt(delta)).epsilon(6e-16));
     CHECK(tsuji.Coefficient(delta) == doctest::Approx(scale * std::sqrt(std::sqrt(delta))).epsilon(4e-16));
+    CHECK(tsuji.DissipationPotential(delta) ==
+          doctest::Approx(0.8 * scale * delta * std::sqrt(std::sqrt(delta))).epsilon(6e-16));
   }
   // Other exponents keep std::pow.
   const PowerLaw cone(k, 2.0);

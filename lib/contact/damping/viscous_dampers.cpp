@@ -21,8 +21,9 @@ double TsujiDamping::Coefficient(double delta) const {
   return scale_ * (p_ == 1.5 ? PowQuarter(delta) : std::pow(delta, 0.5 * (p_ - 1.0)));
 }
 double TsujiDamping::DissipationPotential(double delta) const {
-  // Φ = 2 α √(mk)/(p+1) δ^((p+1)/2)  [docs/theory.md §7]
-  return delta > 0.0 ? 2.0 * scale_ / (p_ + 1.0) * std::pow(delta, 0.5 * (p_ + 1.0)) : 0.0;
+  // Φ = 2 α √(mk)/(p+1) δ^((p+1)/2)  [docs/theory.md §7]; δ^{5/4} correctly rounded for Hertz (p = 3/2).
+  if (!(delta > 0.0)) return 0.0;
+  return 2.0 * scale_ / (p_ + 1.0) * (p_ == 1.5 ? PowFiveQuarters(delta) : std::pow(delta, 0.5 * (p_ + 1.0)));
 }
 
 UniversalDamping::UniversalDamping(double xi, double mass, std::shared_ptr<const NormalContactLaw> elastic)
