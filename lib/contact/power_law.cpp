@@ -10,7 +10,7 @@ namespace impactlab {
 PowerLaw::PowerLaw(double k, double p) : k_(RequirePositive("k", k)), p_(RequireAtLeast("p", p, 1.0)) {}
 
 // Hertz (p = 3/2): δ^{5/2} and δ^{3/2} from the square root, correctly rounded (contact/hertz_powers.h), where
-// std::pow is not always; 2–3× cheaper per call than pow.
+// std::pow is not always; and cheaper than a pow call (docs/performance.md, "Hertz powers without pow").
 double PowerLaw::Potential(double delta) const {
   if (!(delta > 0.0)) return 0.0;
   return k_ * (p_ == 1.5 ? PowFiveHalves(delta) : std::pow(delta, p_ + 1.0)) / (p_ + 1.0);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 
 #include "contact/damping/viscous_dampers.h"
 #include "contact/hertz_powers.h"
@@ -53,26 +54,27 @@ long CountMismatches(Ours ours, long double exponent, double lo, double hi, long
 
 TEST_CASE("Hertz powers d^(3/2), d^(5/2), d^(1/4), d^(5/4) correctly rounded in 1e-100..1e60 (long double ref.)") {
   constexpr long kSamples = 200000;
-  long mismatches = 0, pow_mismatches = 0;
+  struct Power {
+    const char* name;
+    double (*ours)(double);
+    long double exponent;
+  };
+  const Power powers[] = {{"d^(3/2)", PowThreeHalves, 1.5L},
+                          {"d^(5/2)", PowFiveHalves, 2.5L},
+                          {"d^(1/4)", PowQuarter, 0.25L},
+                          {"d^(5/4)", PowFiveQuarters, 1.25L}};
   // Physical overlaps (1e-12 .. 1e-2 m) densely, then the whole range of the corrected formulas.
   for (const auto& [lo, hi] : {std::pair{-12.0, -2.0}, std::pair{-100.0, 60.0}}) {
-    CAPTURE(lo);
-    long n = CountMismatches(PowThreeHalves, 1.5L, lo, hi, kSamples, mismatches, pow_mismatches);
-    CHECK(n > kSamples * 99 / 100);
-    CHECK(mismatches == 0);
-    MESSAGE("d^(3/2): std::pow not correctly rounded in " << pow_mismatches << " of " << n);
-    n = CountMismatches(PowFiveHalves, 2.5L, lo, hi, kSamples, mismatches, pow_mismatches);
-    CHECK(n > kSamples * 99 / 100);
-    CHECK(mismatches == 0);
-    MESSAGE("d^(5/2): std::pow not correctly rounded in " << pow_mismatches << " of " << n);
-    n = CountMismatches(PowQuarter, 0.25L, lo, hi, kSamples, mismatches, pow_mismatches);
-    CHECK(n > kSamples * 99 / 100);
-    CHECK(mismatches == 0);
-    MESSAGE("d^(1/4): std::pow not correctly rounded in " << pow_mismatches << " of " << n);
-    n = CountMismatches(PowFiveQuarters, 1.25L, lo, hi, kSamples, mismatches, pow_mismatches);
-    CHECK(n > kSamples * 99 / 100);
-    CHECK(mismatches == 0);
-    MESSAGE("d^(5/4): std::pow not correctly rounded in " << pow_mismatches << " of " << n);
+    for (const Power& power : powers) {
+      CAPTURE(lo);
+      const std::string name = power.name;
+      CAPTURE(name);
+      long mismatches = 0, pow_mismatches = 0;
+      const long n = CountMismatches(power.ours, power.exponent, lo, hi, kSamples, mismatches, pow_mismatches);
+      CHECK(n > kSamples * 99 / 100);
+      CHECK(mismatches == 0);
+      MESSAGE(name << ": std::pow not correctly rounded in " << pow_mismatches << " of " << n);
+    }
   }
   // The one-rounding formula without the correction, fl(δ·fl(√δ)), is not correctly rounded (≈ 1/4 of the samples):
   // the check above can fail.
