@@ -64,7 +64,8 @@ TEST_CASE("Hertz powers d^(3/2), d^(5/2), d^(1/4), d^(5/4) correctly rounded in 
                           {"d^(1/4)", PowQuarter, 0.25L},
                           {"d^(5/4)", PowFiveQuarters, 1.25L}};
   // Physical overlaps (1e-12 .. 1e-2 m) densely, then the whole range of the corrected formulas.
-  for (const auto& [lo, hi] : {std::pair{-12.0, -2.0}, std::pair{-100.0, 60.0}}) {
+  for (const std::pair<double, double>& range : {std::pair{-12.0, -2.0}, std::pair{-100.0, 60.0}}) {
+    const double lo = range.first, hi = range.second;  // (not a structured binding: CAPTURE's lambda reads lo)
     for (const Power& power : powers) {
       CAPTURE(lo);
       const std::string name = power.name;
