@@ -15,9 +15,10 @@
 // ulp and fl(δ fl(√δ)) by up to 1.3 ulp. Outside [kHertzPowerLow, kHertzPowerHigh] (far from any physical overlap,
 // where the products would leave the normal range) and for δ ≤ 0, NaN or ∞, the functions return std::pow's value.
 //
-// Without FMA hardware in the build (no __FMA__) the product errors come from Dekker's splitting (Veltkamp's split
-// into 26-bit halves), which gives the same exact errors. Both builds were correctly rounded on all of 4·10⁶ samples
-// against a 113-bit reference (so they give the same bits there). Derivation: docs/theory.md §2.
+// Without FMA instructions in the build (no __FMA__, no __FP_FAST_FMA) the product errors come from Dekker's
+// splitting (Veltkamp's split into 26-bit halves), which gives the same exact errors. Both builds were correctly
+// rounded on all of 4·10⁶ samples against a 113-bit reference (so they give the same bits there). Derivation:
+// docs/theory.md §2.
 #pragma once
 
 #include <cmath>
@@ -32,10 +33,11 @@ namespace hertz_powers_detail {
 
 /// a b − fl(a b), exactly (a, b and a b in the normal range, far from overflow).
 inline double ProductError(double a, double b, double product) {
-#ifdef __FMA__
+#if defined(__FMA__) || defined(__FP_FAST_FMA)
   return std::fma(a, b, -product);
 #else
-  // Veltkamp's split and Dekker's product [Dekker 1971]; without FMA hardware the compiler cannot contract these.
+  // Veltkamp's split and Dekker's product [Dekker 1971]. Without FMA instructions (neither macro: x86-64 FMA, or
+  // GCC's mark of a fast fma on any target) the compiler cannot contract a b ± c here, which would break the split.
   constexpr double kSplit = 134217729.0;  // 2^27 + 1
   const double ca = kSplit * a, a_hi = ca - (ca - a), a_lo = a - a_hi;
   const double cb = kSplit * b, b_hi = cb - (cb - b), b_lo = b - b_hi;
