@@ -21,6 +21,7 @@
 #include "integrators/simulation.h"
 #include "metrics/contact_metrics.h"
 #include "models/contact_oscillator.h"
+#include "run_google_benchmarks.h"
 
 using namespace impactlab;
 
@@ -93,10 +94,7 @@ double SecondsPerCall(F&& f, int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  if (!RunGoogleBenchmarks(argc, argv)) return 1;
   // The ratios (a separate short timing, so they are printed even with --benchmark_filter).
   const auto sys = System();
   const auto sol = FengPowerLawSolution::FromRestitution(1, 1, kP, kE, 1);

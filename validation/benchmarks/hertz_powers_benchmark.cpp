@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "contact/hertz_powers.h"
+#include "run_google_benchmarks.h"
 
 using namespace impactlab;
 
@@ -124,10 +125,7 @@ void PrintRatios() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  if (!RunGoogleBenchmarks(argc, argv)) return 1;
 #ifdef __FMA__
   std::printf("product errors: FMA\n");
 #else
