@@ -25,6 +25,14 @@
 
 namespace impactlab {
 
+/// Whether the product errors come from an FMA (FMA instructions in the build: x86-64 `__FMA__`, or GCC's mark of a
+/// fast fma on any target) or from Dekker's splitting.
+#if defined(__FMA__) || defined(__FP_FAST_FMA)
+inline constexpr bool kHertzPowersUseFma = true;
+#else
+inline constexpr bool kHertzPowersUseFma = false;
+#endif
+
 /// The range of δ on which the corrected powers are used (outside it: std::pow).
 inline constexpr double kHertzPowerLow = 1e-100;
 inline constexpr double kHertzPowerHigh = 1e+60;
@@ -33,16 +41,16 @@ namespace hertz_powers_detail {
 
 /// a b − fl(a b), exactly (a, b and a b in the normal range, far from overflow).
 inline double ProductError(double a, double b, double product) {
-#if defined(__FMA__) || defined(__FP_FAST_FMA)
-  return std::fma(a, b, -product);
-#else
-  // Veltkamp's split and Dekker's product [Dekker 1971]. Without FMA instructions (neither macro: x86-64 FMA, or
-  // GCC's mark of a fast fma on any target) the compiler cannot contract a b ± c here, which would break the split.
-  constexpr double kSplit = 134217729.0;  // 2^27 + 1
-  const double ca = kSplit * a, a_hi = ca - (ca - a), a_lo = a - a_hi;
-  const double cb = kSplit * b, b_hi = cb - (cb - b), b_lo = b - b_hi;
-  return ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo;
-#endif
+  if constexpr (kHertzPowersUseFma) {
+    return std::fma(a, b, -product);
+  } else {
+    // Veltkamp's split and Dekker's product [Dekker 1971]. Without FMA instructions the compiler cannot contract
+    // a b ± c here, which would break the split.
+    constexpr double kSplit = 134217729.0;  // 2^27 + 1
+    const double ca = kSplit * a, a_hi = ca - (ca - a), a_lo = a - a_hi;
+    const double cb = kSplit * b, b_hi = cb - (cb - b), b_lo = b - b_hi;
+    return ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo;
+  }
 }
 
 /// s² − δ for s = fl(√δ), exactly: fl(s²) − δ is exact (Sterbenz: fl(s²) lies within a factor 2 of δ).

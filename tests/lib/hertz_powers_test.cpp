@@ -1,6 +1,6 @@
 // contact/hertz_powers.h: δ^{3/2}, δ^{5/2}, δ^{1/4}, δ^{5/4} correctly rounded where they are used, checked
 // against a long double reference (64-bit significand: its own error is ≈ 2⁻¹¹ of a double's ulp, so the correctly
-// rounded double is known except within that distance of a rounding midpoint; those samples are counted, not used).
+// rounded double is known except within that distance of a rounding midpoint; those samples are skipped).
 // The Hertz members of the laws (PowerLaw with p = 3/2, Tsuji damping with p = 3/2, C and Φ) return these powers.
 #include <doctest/doctest.h>
 

@@ -126,11 +126,7 @@ void PrintRatios() {
 
 int main(int argc, char** argv) {
   if (!RunGoogleBenchmarks(argc, argv)) return 1;
-#ifdef __FMA__
-  std::printf("product errors: FMA\n");
-#else
-  std::printf("product errors: Dekker's splitting (no FMA in this build)\n");
-#endif
+  std::printf("product errors: %s\n", kHertzPowersUseFma ? "FMA" : "Dekker's splitting (no FMA in this build)");
   PrintRatios<0>();
   PrintRatios<1>();
   PrintRatios<2>();
