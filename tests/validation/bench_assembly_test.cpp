@@ -13,6 +13,8 @@
 #include "bench/bench_suite.h"
 #include "bench/child_process.h"
 #include "bench/lammps_peer.h"
+#include "bench/two_thread_ceiling.h"
+#include "core/contact_threads.h"
 #include "core/errors.h"
 #include "models/sphere_assembly.h"
 #include "registry/registries.h"
@@ -205,4 +207,30 @@ TEST_CASE("bench assembly: assembly is a bench group") {
   CHECK_THROWS_AS(bench::ValidateBenchOptions(o), InvalidParameter);
   o.only = {"assembly"};
   CHECK_NOTHROW(bench::ValidateBenchOptions(o));
+}
+
+TEST_CASE("bench assembly: the machine's two-thread ceiling is measured beside the speed-ups; bad sizes are named") {
+  bench::TwoThreadCeilingOptions c;
+  c.repetitions = 2;
+  c.stream_doubles = 100'000;
+  c.compute_entries = 256;
+  c.compute_depth = 4;
+  const nlohmann::json r = bench::MeasureTwoThreadCeiling(c);
+  if (!ContactThreadsAvailable()) {
+    CHECK(r["status"].get<std::string>().find("without OpenMP") != std::string::npos);
+  } else {
+    CHECK(r["stream_speedup"]["median"].get<double>() > 0.0);
+    CHECK(r["stream_speedup"]["min"].get<double>() <= r["stream_speedup"]["max"].get<double>());
+    CHECK(r["compute_speedup"]["median"].get<double>() > 0.0);
+    CHECK(r["stream_bandwidth_1_thread_GB_per_s"].get<double>() > 0.0);
+    CHECK(r["stream_bytes"].get<double>() == 2.4e6);  // three arrays of 10⁵ doubles
+  }
+  for (int field = 0; field < 4; ++field) {  // each size at the first value below its range
+    bench::TwoThreadCeilingOptions bad;
+    if (field == 0) bad.repetitions = 0;
+    if (field == 1) bad.stream_doubles = 0;
+    if (field == 2) bad.compute_entries = 1;
+    if (field == 3) bad.compute_depth = 0;
+    CHECK_THROWS_AS(bench::MeasureTwoThreadCeiling(bad), InvalidParameter);
+  }
 }

@@ -215,6 +215,13 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
       "--integrator NAME` (whole program: model, driver, energy ledger) divided by N; LAMMPS: peak RSS of its timing "
       "run divided by N";
 
+  // What two threads can gain on this machine at all, for memory-bound and for compute-bound loops: the reference
+  // against which the cases' openmp_speedup_2_threads are read.
+  if (o.progress) std::cerr << "bench: sphere assembly / this machine's two-thread ceiling\n";
+  TwoThreadCeilingOptions ceiling = o.two_thread_ceiling;
+  ceiling.repetitions = std::max({5, o.repetitions, ceiling.repetitions});
+  out["two_thread_ceiling"] = MeasureTwoThreadCeiling(ceiling);
+
   for (const auto& c : o.verlet_cases) {
     if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / velocity_verlet\n";
     const Scenario sc = Load(c);

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/two_thread_ceiling.h"
+
 namespace impactlab::bench {
 
 struct AssemblyCase {
@@ -49,12 +51,15 @@ struct AssemblyBenchOptions {
   double simo_tarnow_timeout_seconds = 900.0;
   long long simo_tarnow_address_space_bytes = 0;  ///< 0: half the physical memory
   bool progress = true;
+  /// The machine's two-thread ceiling measured first (bench/two_thread_ceiling.h); its repetitions are at least 5.
+  TwoThreadCeilingOptions two_thread_ceiling;
 };
 
 /// The default cases (quick: 10³ and 10⁴ Verlet with fewer steps, no 10⁵, no Simo–Tarnow).
 AssemblyBenchOptions DefaultAssemblyBenchOptions(bool quick);
 
-/// {velocity_verlet: {label: {...}}, simo_tarnow: {label: {...} | {not_measurable: reason}}, lammps: {...}}
+/// {velocity_verlet: {label: {...}}, simo_tarnow: {label: {...} | {not_measurable: reason}}, lammps: {...},
+///  two_thread_ceiling: {...}}
 nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& options);
 
 }  // namespace impactlab::bench

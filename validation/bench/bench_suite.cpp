@@ -155,6 +155,15 @@ void AddAssemblyKeys(const nlohmann::json& as, nlohmann::json& out, nlohmann::js
     AddTarget(targets, target_key, g, "<= 1.25", g <= 1.25);
   };
   nlohmann::json openmp = nlohmann::json::object();
+  // The machine's own two-thread ceiling of the same run (bench/two_thread_ceiling.h), quoted beside each speed-up.
+  std::string ceiling;
+  if (as.contains("two_thread_ceiling") && as["two_thread_ceiling"].contains("stream_speedup")) {
+    std::ostringstream c;
+    c << std::setprecision(3) << "; this machine's 2-thread ceiling in this run: memory stream "
+      << as["two_thread_ceiling"]["stream_speedup"]["median"].get<double>() << ", compute "
+      << as["two_thread_ceiling"]["compute_speedup"]["median"].get<double>();
+    ceiling = c.str();
+  }
   // openmp_speedup_2_threads.<integrator>.<label> against `target` (>= minimum).
   auto openmp_target = [&](const std::string& integrator, const std::string& label, double minimum,
                            const std::string& target) {
@@ -171,7 +180,8 @@ void AddAssemblyKeys(const nlohmann::json& as, nlohmann::json& out, nlohmann::js
       const bool same = openmp["same_result"][integrator].value(label, false);
       if (v.is_number())
         AddTarget(targets, key, v, target, v.get<double>() >= minimum,
-                  std::string("1 vs 2 contact threads, same run; results bitwise identical: ") + (same ? "yes" : "NO"));
+                  std::string("1 vs 2 contact threads, same run; results bitwise identical: ") + (same ? "yes" : "NO") +
+                      ceiling);
       else
         AddNotMeasured(targets, key, target, v.get<std::string>());
     } else if (ns.contains(integrator) && ns[integrator].contains(label) && ns[integrator][label].is_string()) {
@@ -570,6 +580,15 @@ std::string FormatBenchReport(const nlohmann::json& r) {
            << spread(row["openmp"]["ns_per_particle_step_2_threads"]) << " ns, speed-up "
            << spread(row["openmp"]["speedup"]) << ", results bitwise identical: "
            << (row["openmp"]["same_result"].get<bool>() ? "yes" : "NO") << "\n";
+    if (a.contains("two_thread_ceiling")) {
+      const auto& c = a["two_thread_ceiling"];
+      if (c.contains("stream_speedup"))
+        os << "\nThis machine's two-thread ceiling (same run, 1 vs 2 threads): memory stream (" << number(c["stream_bytes"].get<double>() / 1e6, 3)
+           << " MB, " << number(c["stream_bandwidth_1_thread_GB_per_s"], 3) << " GB/s on one thread) speed-up "
+           << spread(c["stream_speedup"]) << "; compute-bound loop speed-up " << spread(c["compute_speedup"]) << "\n";
+      else
+        os << "\nThis machine's two-thread ceiling: " << c["status"].get<std::string>() << "\n";
+    }
     os << "\nPeak memory: " << a["memory_method"].get<std::string>() << ".\n\n";
   }
   os << "## Targets (issue 19 acceptance list first)\n\n| key | value | target | status |\n|---|---|---|---|\n";
