@@ -234,3 +234,15 @@ TEST_CASE("bench assembly: the machine's two-thread ceiling is measured beside t
     CHECK_THROWS_AS(bench::MeasureTwoThreadCeiling(bad), InvalidParameter);
   }
 }
+
+TEST_CASE("bench assembly: the default cases time the same window of the packing at every size") {
+  // The fixed point's sweeps per step depend on how fast the settling packing still moves, so the growth 1e3 -> 1e5
+  // compares like work only over the same steps (docs/performance.md, "The same window at every size").
+  const bench::AssemblyBenchOptions o = bench::DefaultAssemblyBenchOptions(false);
+  REQUIRE(o.verlet_cases.size() == 3);
+  for (const auto& c : o.verlet_cases) {
+    CAPTURE(c.label);
+    CHECK(c.warmup_steps == o.verlet_cases.front().warmup_steps);
+    CHECK(c.timed_steps == o.verlet_cases.front().timed_steps);
+  }
+}
