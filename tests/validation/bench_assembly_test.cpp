@@ -209,7 +209,7 @@ TEST_CASE("bench assembly: assembly is a bench group") {
   CHECK_NOTHROW(bench::ValidateBenchOptions(o));
 }
 
-TEST_CASE("bench assembly: the machine's two-thread ceiling is measured beside the speed-ups; bad sizes are named") {
+TEST_CASE("bench assembly: the machine's two-thread ceiling is measured beside the speed-ups, bad sizes are named") {
   bench::TwoThreadCeilingOptions c;
   c.repetitions = 2;
   c.stream_doubles = 100'000;
