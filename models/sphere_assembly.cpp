@@ -156,6 +156,7 @@ struct BroadPhaseScratch {
   std::vector<char> block_same;  ///< per block of candidates: its contacts have the (a, b) of the cached ones
   std::vector<std::exception_ptr> block_error;  ///< per block of candidates: the error its evaluation stopped at
   std::vector<Eigen::Vector3d> contact_acceleration;  ///< F/m of every cached contact, F on b (GatherContactForces)
+  std::vector<double> power_terms;  ///< C δ̇² of every cached contact (DissipationPower)
   std::vector<DiscreteStepSlot> step_slots;  ///< per step contact (EvaluateDiscreteStep)
   std::vector<int> step_target;              ///< per step contact: its history slot's index in z, or −1
 };
@@ -1377,16 +1378,22 @@ double SphereAssembly::PotentialEnergy(const MechanicalState& s) const {
 double SphereAssembly::DissipationPower(const MechanicalState& s) const {
   if (!damped_) return 0.0;
   double p = 0.0;
-  const BroadPhaseScratch& scratch = Scratch();
+  BroadPhaseScratch& scratch = Scratch();
   if (ContactCacheHolds(scratch, serial_, s, /*layout=*/nullptr)) {
     // Acceleration's active contacts at this q (velocity Verlet asks for P right after a; they depend on q alone):
     // the same contacts (δ > 0), normals r/|r|, C(δ) and order (pairs in candidate order, then the walls sphere by
-    // sphere) as the loops below, so the same sum to the bit.
-    for (const ContactForceTerms& c : scratch.contacts) {
+    // sphere) as the loops below, so the same sum to the bit. The terms C δ̇² on the contact threads, their sum
+    // serially in contact order: the same bits for any thread count.
+    const long n = static_cast<long>(scratch.contacts.size());
+    std::vector<double>& terms = scratch.power_terms;
+    terms.resize(static_cast<size_t>(n));
+    ParallelContactLoop(n, [&](long k) {
+      const ContactForceTerms& c = scratch.contacts[static_cast<size_t>(k)];
       const double rate = c.b >= 0 ? -(At(s.v, 6 * c.b) - At(s.v, 6 * c.a)).dot(c.normal)
                                    : -c.normal.dot(At(s.v, 6 * c.a));
-      p += c.damping * rate * rate;
-    }
+      terms[static_cast<size_t>(k)] = c.damping * rate * rate;
+    });
+    for (const double term : terms) p += term;
     return p;
   }
   std::vector<std::pair<int, int>>& pairs = Scratch().pairs;

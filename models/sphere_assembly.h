@@ -191,6 +191,10 @@ class SphereAssembly final : public MechanicalSystem,
   /// MechanicalSystem::AccelerationAtNewVelocity): only F_n = W'(δ) + C(δ) δ̇ and the sums are formed from s.v.
   void AccelerationAtNewVelocity(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   bool velocity_dependent_forces() const override { return damped_; }
+  /// q̇ = v (the rotational entries of q integrate ω), no normalisation; a history (UpdateHistory writes z); no
+  /// dissipation without a damper (system/default_hooks.h). With q̇ = v declared, velocity Verlet's half kick and drift
+  /// run as one pass, on the contact threads for 10⁴ spheres and more, instead of three serial passes.
+  DefaultHooks default_hooks() const override { return {true, true, false, !damped_}; }
   void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
 
   double KineticEnergy(const MechanicalState& s) const override;

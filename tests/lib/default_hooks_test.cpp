@@ -1,6 +1,7 @@
 // MechanicalSystem::default_hooks() is a promise that the generic explicit steps act on by skipping calls
 // (lib/system/default_hooks.h). These cases check the promises: for the contact oscillator in and out of contact,
-// undamped and damped, and for every registered model that builds from its defaults, at its initial state.
+// undamped and damped, for the bead chain and the sphere assembly with their contacts closed, and for every registered
+// model that builds from its defaults, at its initial state.
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -9,6 +10,7 @@
 #include "contact/power_law.h"
 #include "models/contact_oscillator.h"
 #include "registry/registries.h"
+#include "registry/sphere_assembly_registration.h"
 #include "state/same_bits.h"
 #include "system/constant_mass_system.h"
 
@@ -100,6 +102,33 @@ TEST_CASE("default hooks: the bead chain's promises hold with every contact clos
     REQUIRE(pairs);
     REQUIRE(pairs->Potential(s.q) > 0.0);
     if (e < 1.0) CHECK(system->DissipationPower(s) > 0.0);
+    CheckPromises(*system, s);
+  }
+}
+
+TEST_CASE("default hooks: the sphere assembly's promises hold in a compressed packing, undamped and damped") {
+  for (const double e_n : {1.0, 0.5}) {
+    CAPTURE(e_n);
+    ParameterSet p;
+    for (const char* key : {"nx", "ny", "nz"}) p.Set(key, 4.0);
+    p.Set("gap", -2e-6);  // every lattice neighbour and the floor overlap from the start
+    p.Set("mu", 0.3);
+    p.Set("e_n", e_n);  // e_n < 1: Tsuji damping (the registry's default)
+    p.Set("random_speed", 0.2);
+    p.Set("seed", 3.0);
+    const auto system = MakeSphereAssembly(p);
+    const DefaultHooks hooks = system->default_hooks();
+    CHECK(hooks.position_rate_is_velocity);
+    CHECK(hooks.no_coordinate_normalization);
+    CHECK_FALSE(hooks.no_discrete_history);  // the tangential springs live in z: UpdateHistory must be called
+    CHECK(hooks.no_dissipation == (e_n == 1.0));
+    const MechanicalState s = system->InitialState();
+    const auto contacts = system->CountContacts(s);
+    REQUIRE(contacts.first > 100);
+    REQUIRE(contacts.second > 0);
+    Eigen::VectorXd a(s.v.size());
+    system->Acceleration(s, a);  // the contact cache DissipationPower reads when it holds
+    if (e_n < 1.0) CHECK(system->DissipationPower(s) > 0.0);
     CheckPromises(*system, s);
   }
 }
