@@ -70,6 +70,9 @@ class EllipsoidWallImpact final : public ConstantMassSystem {
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   double DissipationPower(const MechanicalState& s) const override;
   bool velocity_dependent_forces() const override { return damping_.damping_ratio() > 0.0; }
+  /// q̇ = v (q = x, z, θ), no normalisation, no history; no dissipation at damping ratio 0, where η = 0
+  /// (system/default_hooks.h).
+  DefaultHooks default_hooks() const override { return {true, true, true, !velocity_dependent_forces()}; }
 
   int num_contacts() const override { return 1; }
   /// Δt_crit estimate for explicit schemes (docs/reliability.md, "Numerical guards").

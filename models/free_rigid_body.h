@@ -36,6 +36,8 @@ class FreeRigidBody final : public RigidRotationSystem {
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   bool velocity_dependent_forces() const override { return true; }  // the gyroscopic term
   void NormalizeCoordinates(MechanicalState& s) const override;
+  /// No history and no dissipation; q̇ and the normalisation are its own (system/default_hooks.h).
+  DefaultHooks default_hooks() const override { return {false, false, true, true}; }
   double KineticEnergy(const MechanicalState& s) const override;
   double PotentialEnergy(const MechanicalState&) const override { return 0.0; }
   std::optional<Eigen::Vector3d> AngularMomentum(const MechanicalState& s) const override;

@@ -20,6 +20,8 @@ class HarmonicOscillator final : public ConstantMassSystem, public PairPotential
   void PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const override { g[0] = k_ * q[0]; }
   Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const override;
   bool velocity_dependent_forces() const override { return false; }
+  /// q̇ = v, no normalisation, no history, no dissipation (system/default_hooks.h).
+  DefaultHooks default_hooks() const override { return {true, true, true, true}; }
   const std::vector<ContactTerm>& ContactTerms() const override { return terms_; }
   /// Exact position at time t.
   double ExactPosition(double t) const;

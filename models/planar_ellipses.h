@@ -61,6 +61,8 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
   MechanicalState InitialState() const override;
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override;
+  /// q̇ = v (q = x, y, θ per ellipse), no normalisation; a history and a dissipation power (system/default_hooks.h).
+  DefaultHooks default_hooks() const override { return {true, true, false, false}; }
   double KineticEnergy(const MechanicalState& s) const override;
   double PotentialEnergy(const MechanicalState& s) const override;
   double DissipationPower(const MechanicalState& s) const override;

@@ -75,6 +75,9 @@ class SphereContactModel : public MechanicalSystem, public DiscreteContactSystem
   virtual double OverlapRate(const MechanicalState& s) const = 0;
 
   bool velocity_dependent_forces() const override { return damped_; }
+  /// q̇ = v (the rotational coordinates integrate ω), no normalisation; a history (the derived models' UpdateHistory
+  /// writes z); no dissipation without a damper (system/default_hooks.h).
+  DefaultHooks default_hooks() const override { return {true, true, false, !damped_}; }
   double KineticEnergy(const MechanicalState& s) const override;
   double PotentialEnergy(const MechanicalState& s) const override;  ///< W_n + U_t
   /// T_trans + T_rot, stored {normal_elastic, tangential_elastic}, damping work (dissipated), friction work W_f and

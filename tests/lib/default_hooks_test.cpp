@@ -1,16 +1,19 @@
 // MechanicalSystem::default_hooks() is a promise that the generic explicit steps act on by skipping calls
 // (lib/system/default_hooks.h). These cases check the promises: for the contact oscillator in and out of contact,
-// undamped and damped, for the bead chain and the sphere assembly with their contacts closed, and for every registered
-// model that builds from its defaults, at its initial state.
+// undamped and damped, for the bead chain and the sphere assembly with their contacts closed, for the one-contact models
+// along a velocity Verlet run through their contact, and for every registered model that builds from its defaults, at
+// its initial state.
 #include <doctest/doctest.h>
 
 #include <memory>
 
 #include "contact/damping/viscous_dampers.h"
 #include "contact/power_law.h"
+#include "integrators/velocity_verlet.h"
 #include "models/contact_oscillator.h"
 #include "registry/registries.h"
 #include "registry/sphere_assembly_registration.h"
+#include "scenario/scenario.h"
 #include "state/same_bits.h"
 #include "system/constant_mass_system.h"
 
@@ -130,5 +133,49 @@ TEST_CASE("default hooks: the sphere assembly's promises hold in a compressed pa
     system->Acceleration(s, a);  // the contact cache DissipationPower reads when it holds
     if (e_n < 1.0) CHECK(system->DissipationPower(s) > 0.0);
     CheckPromises(*system, s);
+  }
+}
+
+TEST_CASE("default hooks: the one-contact models keep their promises along a run through contact, undamped and damped") {
+  // Each scenario as shipped and with its damper switched (off when shipped on, on when shipped off).
+  const std::string dir = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/";
+  struct Case {
+    const char* file;
+    const char* switched;  // the override that switches the damper
+    bool shipped_damped;
+    bool declares_no_dissipation;  // declares P = 0 when undamped (the planar ellipses never do: friction)
+  };
+  for (const Case c : {Case{"sphere_pair.toml", "e_n=1", true, true}, Case{"sphere_wall_thornton.toml", "e_n=0.5", false, true},
+                       Case{"ellipsoid_wall.toml", "e_cn=1", true, true},
+                       Case{"ellipse_box_mindlin.toml", "xi_N=0.1", false, false}}) {
+    for (const bool switched : {false, true}) {
+      const std::string file = c.file;
+      CAPTURE(file);
+      CAPTURE(switched);
+      Scenario sc = LoadScenario(dir + c.file);
+      if (switched) ApplyOverride(sc, c.switched);
+      const bool damped = c.shipped_damped != switched;
+      const auto system = ModelRegistry().Get(sc.model).make(sc.parameters).system;
+      const DefaultHooks hooks = system->default_hooks();
+      CHECK(hooks.position_rate_is_velocity);
+      CHECK(hooks.no_coordinate_normalization);
+      CHECK(hooks.no_dissipation == (!damped && c.declares_no_dissipation));
+      VelocityVerlet vv;
+      MechanicalState s = system->InitialState();
+      const double dt = sc.parameters.GetDouble("dt"), t_end = sc.parameters.GetDouble("t_end");
+      double max_power = 0.0;
+      long steps = 0;
+      for (; s.t < t_end && steps < 40000; ++steps) {
+        REQUIRE(vv.Step(*system, s, dt).status == StepStatus::kAccepted);
+        CheckPromises(*system, s);
+        max_power = std::max(max_power, system->DissipationPower(s));
+      }
+      CAPTURE(steps);
+      // The run passes through contact: with a damper it dissipates, without one P stays 0.
+      if (damped)
+        CHECK(max_power > 0.0);
+      else
+        CHECK(max_power == 0.0);
+    }
   }
 }
