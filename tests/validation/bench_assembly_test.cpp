@@ -246,3 +246,32 @@ TEST_CASE("bench assembly: the default cases time the same window of the packing
     CHECK(c.timed_steps == o.verlet_cases.front().timed_steps);
   }
 }
+
+TEST_CASE("bench assembly: a timing sample repeats its window until it lasts min_sample_seconds; bad values are named") {
+  bench::AssemblyBenchOptions o;
+  o.verlet_cases = {SmallCase(2, 3)};
+  o.repetitions = 1;
+  o.lammps = false;
+  o.progress = false;
+  o.two_thread_ceiling.repetitions = 1;
+  o.two_thread_ceiling.stream_doubles = 10'000;
+  o.two_thread_ceiling.compute_entries = 64;
+  o.two_thread_ceiling.compute_depth = 2;
+  o.work_directory = TestDirectory("impactlab_bench_assembly_windows");
+  o.min_sample_seconds = 0.0;
+  const nlohmann::json one = bench::RunAssemblyBenchmarks(o);
+  CHECK(one["velocity_verlet"]["small"]["windows_per_sample"].get<int>() == 1);
+  o.min_sample_seconds = 1e9;  // longer than any window: the cap
+  const nlohmann::json capped = bench::RunAssemblyBenchmarks(o);
+  const auto& row = capped["velocity_verlet"]["small"];
+  CHECK(row["windows_per_sample"].get<int>() == bench::kMaxWindowsPerSample);
+  CHECK(row["ns_per_particle_step"]["median"].get<double>() > 0.0);
+  // Every window repeats the same steps from the same start: the same work per step.
+  CHECK(row["force_evaluations_per_step"].get<double>() ==
+        one["velocity_verlet"]["small"]["force_evaluations_per_step"].get<double>());
+  for (const double bad : {-1e-3, std::nan(""), double{INFINITY}}) {
+    CAPTURE(bad);
+    o.min_sample_seconds = bad;
+    CHECK_THROWS_WITH_AS(bench::RunAssemblyBenchmarks(o), doctest::Contains("min_sample_seconds"), InvalidParameter);
+  }
+}

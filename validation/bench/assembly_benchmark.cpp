@@ -125,15 +125,30 @@ nlohmann::json CompareStates(const SphereAssembly& model, const MechanicalState&
 }
 
 
-/// `steps` steps from `start` (the integrator reset first), ending in `end`: ns per particle-step.
+/// `windows` runs of `steps` steps from `start` (the integrator reset and the state restored before each, untimed),
+/// the last ending in `end`: ns per particle-step over all of them. Every window does the same work.
 double TimeSteps(const MechanicalSystem& model, Integrator& integrator, const MechanicalState& start, double dt,
-                 long steps, long n, MechanicalState& end) {
-  integrator.Reset();
-  end.AssignFrom(start);
-  const auto t0 = Clock::now();
-  Advance(model, integrator, dt, steps, end);
-  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-  return 1e9 * s / (static_cast<double>(steps) * static_cast<double>(n));
+                 long steps, long n, MechanicalState& end, int windows = 1) {
+  double seconds = 0.0;
+  for (int w = 0; w < windows; ++w) {
+    integrator.Reset();
+    end.AssignFrom(start);
+    const auto t0 = Clock::now();
+    Advance(model, integrator, dt, steps, end);
+    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  return 1e9 * seconds / (static_cast<double>(steps) * static_cast<double>(n) * static_cast<double>(windows));
+}
+
+/// How many windows a timing sample runs so that it lasts at least `min_seconds`, from one timed window (1 to
+/// kMaxWindowsPerSample).
+int WindowsPerSample(const MechanicalSystem& model, Integrator& integrator, const MechanicalState& start, double dt,
+                     long steps, long n, double min_seconds) {
+  MechanicalState end;
+  const double window_seconds = 1e-9 * TimeSteps(model, integrator, start, dt, steps, n, end) *
+                                static_cast<double>(steps) * static_cast<double>(n);
+  if (!(window_seconds > 0.0)) return kMaxWindowsPerSample;
+  return static_cast<int>(std::clamp(std::ceil(min_seconds / window_seconds), 1.0, double{kMaxWindowsPerSample}));
 }
 
 /// Acceleration calls per step over the timed steps from `start` (an untimed run; the counts are deterministic).
@@ -146,10 +161,11 @@ double ForceEvaluationsPerStep(const MechanicalSystem& model, Integrator& integr
   return static_cast<double>(integrator.statistics().rhs_evaluations) / static_cast<double>(steps);
 }
 
-/// The case's timed steps with 1 and with 2 contact threads, interleaved per repetition (row["openmp"],
-/// row["openmp_speedup_2_threads"] = median of t(1)/t(2); same_result: final q, v, z bitwise equal).
+/// The case's timed steps with 1 and with 2 contact threads, interleaved per repetition, `windows` windows per sample
+/// (row["openmp"], row["openmp_speedup_2_threads"] = median of t(1)/t(2); same_result: final q, v, z bitwise equal).
 void CompareContactThreads(const MechanicalSystem& model, Integrator& integrator, const MechanicalState& start,
-                           double dt, const AssemblyCase& c, const AssemblyBenchOptions& o, nlohmann::json& row) {
+                           double dt, const AssemblyCase& c, const AssemblyBenchOptions& o, int windows,
+                           nlohmann::json& row) {
   if (!ContactThreadsAvailable()) {
     row["openmp_speedup_2_threads"] = "not measured (built without OpenMP)";
     return;
@@ -163,7 +179,8 @@ void CompareContactThreads(const MechanicalSystem& model, Integrator& integrator
   for (int rep = 0; rep < o.repetitions; ++rep) {
     for (const int threads : {1, 2}) {
       SetContactThreads(threads);
-      const double t = TimeSteps(model, integrator, start, dt, c.timed_steps, n, threads == 1 ? end_one : end_two);
+      const double t =
+          TimeSteps(model, integrator, start, dt, c.timed_steps, n, threads == 1 ? end_one : end_two, windows);
       (threads == 1 ? one : two).push_back(t);
     }
     speedup.push_back(one.back() / two.back());
@@ -205,6 +222,8 @@ AssemblyBenchOptions DefaultAssemblyBenchOptions(bool quick) {
 
 nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
   if (o.repetitions < 1) throw InvalidParameter("repetitions", o.repetitions, ">= 1");
+  if (!(std::isfinite(o.min_sample_seconds) && o.min_sample_seconds >= 0.0))
+    throw InvalidParameter("min_sample_seconds", o.min_sample_seconds, ">= 0 and finite");
   std::filesystem::path work = o.work_directory;
   if (work.empty())
     work = std::filesystem::temp_directory_path() / ("impactlab_bench_assembly_" + std::to_string(::getpid()));
@@ -266,9 +285,12 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
     std::vector<double> ours_ns, lammps_ns, ratios, explicit_ns, explicit_ratios;
     long lammps_peak_kb = 0;
     LammpsResult last_lammps;
+    const int windows = WindowsPerSample(*model, *integrator, start, dt, c.timed_steps, n, o.min_sample_seconds);
+    row["windows_per_sample"] = windows;
     for (int rep = 0; rep < o.repetitions; ++rep) {
-      ours_ns.push_back(TimeSteps(*model, *integrator, start, dt, c.timed_steps, n, work_state));
-      explicit_ns.push_back(TimeSteps(*model, *explicit_damping, start, dt, c.timed_steps, n, explicit_state));
+      ours_ns.push_back(TimeSteps(*model, *integrator, start, dt, c.timed_steps, n, work_state, windows));
+      explicit_ns.push_back(
+          TimeSteps(*model, *explicit_damping, start, dt, c.timed_steps, n, explicit_state, windows));
       if (!with_lammps) continue;
       if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / LAMMPS\n";
       last_lammps = RunLammpsPacking(lmp, packing, work / ("lammps_" + c.label));
@@ -283,6 +305,9 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
       lammps_peak_kb = std::max(lammps_peak_kb, last_lammps.child.peak_rss_kb);
     }
     row["ns_per_particle_step"] = SpreadOf(ours_ns).ToJson();
+    row["timing"] =
+        "in this process: `timed_steps` Integrator::Step calls after `warmup_steps`, no observers, `windows_per_sample` "
+        "times from the same start per sample, / (windows x steps x N); LAMMPS: one window per sample (its loop time)";
     row["explicit_damping"]["ns_per_particle_step"] = SpreadOf(explicit_ns).ToJson();
     // The work per step behind the times: velocity_verlet's end-velocity fixed point sweeps the contacts once per
     // force evaluation, and the number of sweeps depends on the timed window (how fast the packing is moving).
@@ -306,7 +331,7 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
         row["explicit_damping"]["lammps_agreement"] = CompareStates(*model, start, explicit_state, last_lammps);
       }
     }
-    if (c.openmp) CompareContactThreads(*model, *integrator, start, dt, c, o, row);
+    if (c.openmp) CompareContactThreads(*model, *integrator, start, dt, c, o, windows, row);
     if (!o.impactlab_executable.empty()) {
       if (o.progress) std::cerr << "bench: sphere assembly " << c.label << " / peak memory (child run)\n";
       const RunChildResult m = RunImpactlab(o, c, "velocity_verlet", dt, 2, work / ("memory_vv_" + c.label), {});
@@ -345,16 +370,21 @@ nlohmann::json RunAssemblyBenchmarks(const AssemblyBenchOptions& o) {
     std::vector<double> ns;
     MechanicalState end;
     double iterations = 0.0;
+    const int windows = WindowsPerSample(*model, *integrator, start, dt, c.timed_steps, n, o.min_sample_seconds);
+    row["windows_per_sample"] = windows;
     for (int rep = 0; rep < o.repetitions; ++rep) {
       integrator->ResetStatistics();
-      ns.push_back(TimeSteps(*model, *integrator, start, dt, c.timed_steps, n, end));
-      iterations = static_cast<double>(integrator->statistics().newton_iterations) / static_cast<double>(c.timed_steps);
+      ns.push_back(TimeSteps(*model, *integrator, start, dt, c.timed_steps, n, end, windows));
+      iterations = static_cast<double>(integrator->statistics().newton_iterations) /
+                   (static_cast<double>(c.timed_steps) * static_cast<double>(windows));
     }
     row["ns_per_particle_step"] = SpreadOf(ns).median;
     row["ns_per_particle_step_spread"] = SpreadOf(ns).ToJson();
     row["newton_iterations_per_step"] = iterations;
-    row["timing"] = "in this process: `steps` Integrator::Step calls after `warmup_steps`, no observers, / (steps x N)";
-    if (c.openmp) CompareContactThreads(*model, *integrator, start, dt, c, o, row);
+    row["timing"] =
+        "in this process: `steps` Integrator::Step calls after `warmup_steps`, no observers, `windows_per_sample` times "
+        "from the same start per sample, / (windows x steps x N)";
+    if (c.openmp) CompareContactThreads(*model, *integrator, start, dt, c, o, windows, row);
     if (!o.impactlab_executable.empty()) {
       // Peak memory: a child run of one step under a timeout and an address-space limit.
       ChildLimits limits;

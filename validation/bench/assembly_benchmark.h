@@ -41,10 +41,16 @@ struct AssemblyCase {
   bool openmp = false;                 ///< also time 1 vs 2 contact threads (core/contact_threads.h)
 };
 
+inline constexpr int kMaxWindowsPerSample = 64;
+
 struct AssemblyBenchOptions {
   std::vector<AssemblyCase> verlet_cases;
   std::vector<AssemblyCase> simo_tarnow_cases;  ///< timed in this process; peak memory in a child process
   int repetitions = 3;                          ///< ≥ 1
+  /// Each timing sample runs the case's window (its timed steps from the same start) as many times as a first timed
+  /// window says it takes to last this long, at most kMaxWindowsPerSample (≥ 0; 0: one window). A 20-step window of
+  /// 10³ spheres lasts ≈ 18 ms, short enough for a burst of outside load to move one sample.
+  double min_sample_seconds = 0.1;
   std::filesystem::path impactlab_executable;   ///< for the memory and Simo–Tarnow children (empty: not measured)
   bool lammps = true;                           ///< run the LAMMPS peer when `lmp` is installed
   std::filesystem::path work_directory;         ///< LAMMPS and child files (empty: a fresh temporary directory)
