@@ -247,7 +247,7 @@ TEST_CASE("bench assembly: the default cases time the same window of the packing
   }
 }
 
-TEST_CASE("bench assembly: a timing sample repeats its window until it lasts min_sample_seconds; bad values are named") {
+TEST_CASE("bench assembly: a timing sample repeats its window until it lasts min_sample_seconds, bad values are named") {
   bench::AssemblyBenchOptions o;
   o.verlet_cases = {SmallCase(2, 3)};
   o.repetitions = 1;
