@@ -41,6 +41,7 @@ struct AssemblyCase {
   bool openmp = false;                 ///< also time 1 vs 2 contact threads (core/contact_threads.h)
 };
 
+/// The most windows one timing sample runs (AssemblyBenchOptions::min_sample_seconds).
 inline constexpr int kMaxWindowsPerSample = 64;
 
 struct AssemblyBenchOptions {
