@@ -250,6 +250,7 @@ TEST_CASE("bench assembly: the default cases time the same window of the packing
 TEST_CASE("bench assembly: a timing sample repeats its window until it lasts min_sample_seconds, bad values are named") {
   bench::AssemblyBenchOptions o;
   o.verlet_cases = {SmallCase(2, 3)};
+  o.simo_tarnow_cases = {SmallCase(1, 2)};
   o.repetitions = 1;
   o.lammps = false;
   o.progress = false;
@@ -269,6 +270,10 @@ TEST_CASE("bench assembly: a timing sample repeats its window until it lasts min
   // Every window repeats the same steps from the same start: the same work per step.
   CHECK(row["force_evaluations_per_step"].get<double>() ==
         one["velocity_verlet"]["small"]["force_evaluations_per_step"].get<double>());
+  // Simo–Tarnow's Newton iterations are counted over every window and divided by all their steps: the same per step.
+  CHECK(capped["simo_tarnow"]["small"]["windows_per_sample"].get<int>() == bench::kMaxWindowsPerSample);
+  CHECK(capped["simo_tarnow"]["small"]["newton_iterations_per_step"].get<double>() ==
+        one["simo_tarnow"]["small"]["newton_iterations_per_step"].get<double>());
   for (const double bad : {-1e-3, std::nan(""), double{INFINITY}}) {
     CAPTURE(bad);
     o.min_sample_seconds = bad;
