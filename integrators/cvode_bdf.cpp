@@ -81,6 +81,7 @@ IntegratorTraits CvodeBdf::traits() const {
   t.implicit = true;
   t.adaptive = true;
   t.locates_events = true;
+  t.dense_matrices = true;  // SUNLinSol_Dense on the 2n first-order unknowns
   t.library = "SUNDIALS CVODE " SUNDIALS_VERSION;
   t.reference = "Hindmarsh et al. 2005, ACM TOMS 31:363-396 (variable-order BDF)";
   t.damping_treatment = "exact right-hand side; Newton with difference-quotient dense Jacobian";

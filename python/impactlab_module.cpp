@@ -212,8 +212,8 @@ std::string ListJson() {
                                   {"implicit", t.implicit}, {"symplectic", t.symplectic},
                                   {"conserves_energy", t.conserves_energy},
                                   {"conserves_momentum", t.conserves_momentum}, {"adaptive", t.adaptive},
-                                  {"locates_events", t.locates_events}, {"library", t.library},
-                                  {"reference", t.reference}});
+                                  {"locates_events", t.locates_events}, {"dense_matrices", t.dense_matrices},
+                                  {"library", t.library}, {"reference", t.reference}});
   }
   auto simple = [](const auto& r) {
     nlohmann::json a = nlohmann::json::array();

@@ -22,7 +22,9 @@
 // tolerance 1e-14). The event-driven scheme takes them only frictionless (all μ_α = 0: the normal row with
 // NewtonImpactNSL, Ḣ_n from the model); Siconos 4.4's EventDriven has scalar unilateral index sets and
 // acceleration-level LCPs only (siconos_event_driven.h).
-// One Lagrangian dynamical system carries the whole q, so momentum is exchanged through the impulses only.
+// One Lagrangian dynamical system carries the whole q, so momentum is exchanged through the impulses only. Its
+// matrices are dense n × n (n = q.size()): memory O(n²), and a step's cost grows as n³ or faster (measured on the
+// bead chain, docs/performance.md "Cost per step of every integrator"), so IntegratorTraits::dense_matrices is set.
 // Moreau–Jean activates a contact when its predicted gap y + h/2 ẏ ≤ 16 ε L (L: the largest length in the gap
 // functions), i.e. touching to round-off counts as touching.
 //

@@ -52,6 +52,7 @@ IntegratorTraits SiconosEventDriven::traits() const {
   t.implicit = true;
   t.adaptive = true;
   t.conserves_momentum = true;
+  t.dense_matrices = true;  // one Siconos dynamical system with a dense n × n mass matrix (siconos_contact_adapter.h)
   t.library = "Siconos";
   t.reference = "Acary & Brogliato 2008 ch. 8 (EventDriven, LsodarOSI, impact and acceleration LCPs)";
   t.damping_treatment = "rigid contact: Newton's impact law with the scenario's e replaces the compliant law";

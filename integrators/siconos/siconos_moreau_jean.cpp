@@ -31,6 +31,7 @@ IntegratorTraits SiconosMoreauJean::traits() const {
   t.order = options_.theta == 0.5 ? 2 : 1;
   t.implicit = true;
   t.conserves_momentum = true;
+  t.dense_matrices = true;  // one Siconos dynamical system with a dense n × n mass matrix (siconos_contact_adapter.h)
   t.library = "Siconos";
   t.reference = "Moreau 1988; Jean 1999; Acary & Brogliato 2008 §10.1 (MoreauJeanOSI, LCP)";
   t.damping_treatment = "rigid contact: Newton's impact law with the scenario's e replaces the compliant law";

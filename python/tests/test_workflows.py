@@ -46,6 +46,11 @@ def test_order_audit_of_builtin_schemes():
         assert a["passes"]
 
 
+def test_list_names_the_integrators_on_dense_whole_system_matrices():
+    dense = {i["name"] for i in impactlab.list()["integrators"] if i["dense_matrices"]}
+    assert dense == {"cvode_bdf", "siconos_event_driven", "siconos_moreau_jean"}
+
+
 def test_contract_holds_for_every_registered_integrator():
     for i in impactlab.list()["integrators"]:
         c = impactlab.check_contract(i["name"])

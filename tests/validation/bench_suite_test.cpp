@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "bench/bench_suite.h"
 #include "bench/matched_energy_benchmark.h"
 #include "bench/model_benchmarks.h"
 #include "bench/sweep_benchmark.h"
 #include "core/errors.h"
+#include "registry/registries.h"
 
 using namespace impactlab;
 
@@ -74,6 +77,34 @@ TEST_CASE("bench: unknown group or integrator is named") {
   o.only = {"models"};
   o.integrators = {"velocty_verlet"};
   CHECK_THROWS_AS(bench::RunBenchSuite(o), InvalidParameter);
+}
+
+TEST_CASE("bench: integrators on dense whole-system matrices are skipped above 2000 unknowns, with the reason") {
+  // Exactly the integrators whose matrices are dense n x n whatever the contact pattern declare it: CVODE's dense
+  // direct solver and Siconos' one dynamical system (on the 10^4-bead chain a Siconos step would take hours).
+  const std::set<std::string> dense = {"cvode_bdf", "siconos_event_driven", "siconos_moreau_jean"};
+  for (const auto& [name, entry] : IntegratorRegistry().entries()) {
+    CAPTURE(name);
+    CHECK(entry.make(ParameterSet{})->traits().dense_matrices == (dense.count(name) == 1));
+  }
+  // A chain of 1001 beads has 2002 unknowns: the dense ones are skipped with a reason naming the count and the limit;
+  // a sparse scheme is timed on the same model.
+  bench::TimingOptions timing;
+  timing.repetitions = 1;
+  timing.min_seconds = 0.0;
+  const bench::BenchModel chain{"chain_1001", "validation/scenarios/hertz_chain.toml", {"num_beads=1001"}, 2};
+  const nlohmann::json r = bench::RunModelBenchmarks(
+      {chain}, {"cvode_bdf", "siconos_event_driven", "siconos_moreau_jean", "velocity_verlet"}, timing, false);
+  const auto& row = r["chain_1001"]["integrators"];
+  for (const std::string& name : dense) {
+    CAPTURE(name);
+    REQUIRE(row[name].contains("skipped"));
+    const std::string reason = row[name]["skipped"].get<std::string>();
+    CHECK(reason.find("dense") != std::string::npos);
+    CHECK(reason.find("2002 unknowns > 2000") != std::string::npos);
+  }
+  REQUIRE_FALSE(row["velocity_verlet"].contains("skipped"));
+  CHECK(row["velocity_verlet"]["ns_per_step"]["median"].get<double>() > 0.0);
 }
 
 TEST_CASE("bench: matched energy accuracy picks the cheapest setting of each ladder that meets the tolerance") {

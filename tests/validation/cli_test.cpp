@@ -30,7 +30,13 @@ TEST_CASE("impactlab list --json") {
   bool oscillator = false;
   for (const auto& m : j["models"]) oscillator = oscillator || m["name"] == "contact_oscillator";
   CHECK(oscillator);
-  for (const auto& i : j["integrators"]) CHECK(i.contains("name"));
+  for (const auto& i : j["integrators"]) {
+    CHECK(i.contains("name"));
+    // Whether the scheme works on dense whole-system matrices (IntegratorTraits::dense_matrices): CVODE's dense
+    // direct solver does, velocity Verlet does not.
+    if (i["name"] == "cvode_bdf") CHECK(i["dense_matrices"].get<bool>());
+    if (i["name"] == "velocity_verlet") CHECK_FALSE(i["dense_matrices"].get<bool>());
+  }
 }
 
 TEST_CASE("[study] impactlab run: undamped Hertz impact, CVODE restitution within 1e-6 of 1") {

@@ -85,7 +85,8 @@ void AddListCommand(CLI::App& app, Action& action) {
                                       {"implicit", t.implicit}, {"symplectic", t.symplectic},
                                       {"conserves_energy", t.conserves_energy},
                                       {"conserves_momentum", t.conserves_momentum}, {"adaptive", t.adaptive},
-                                      {"locates_events", t.locates_events}, {"library", t.library},
+                                      {"locates_events", t.locates_events},
+                                      {"dense_matrices", t.dense_matrices}, {"library", t.library},
                                       {"reference", t.reference}, {"damping_treatment", t.damping_treatment}});
       }
       auto simple = [](const auto& registry) {
