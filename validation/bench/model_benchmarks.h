@@ -2,8 +2,9 @@
 // (docs/performance.md). Each model is a scenario file of validation/scenarios with overrides, advanced from
 // its initial state by `steps` calls of Integrator::Step at the scenario's dt (no observers, no event
 // location): ns per step (min/median/max), RHS evaluations and Newton iterations per step. An integrator
-// that cannot advance a model (e.g. EFDA needs a planar contact system, "exact" the power-law oscillator)
-// is listed with the reason instead of a time; CVODE's dense direct solver is skipped above 2000 unknowns.
+// that cannot advance a model (e.g. "exact" needs the power-law oscillator) or whose step is rejected at that dt is
+// listed with the reason instead of a time; one on dense whole-system matrices (IntegratorTraits::dense_matrices:
+// CVODE's dense direct solver, Siconos) is skipped above 2000 unknowns, with the count in the reason.
 #pragma once
 
 #include <nlohmann/json.hpp>
