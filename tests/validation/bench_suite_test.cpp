@@ -83,9 +83,10 @@ TEST_CASE("bench: integrators on dense whole-system matrices are skipped above 2
   // Exactly the integrators whose matrices are dense n x n whatever the contact pattern declare it: CVODE's dense
   // direct solver and Siconos' one dynamical system (on the 10^4-bead chain a Siconos step would take hours).
   const std::set<std::string> dense = {"cvode_bdf", "siconos_event_driven", "siconos_moreau_jean"};
-  for (const auto& [name, entry] : IntegratorRegistry().entries()) {
+  for (const auto& item : IntegratorRegistry().entries()) {  // not a structured binding: CAPTURE captures it in a lambda
+    const std::string& name = item.first;
     CAPTURE(name);
-    CHECK(entry.make(ParameterSet{})->traits().dense_matrices == (dense.count(name) == 1));
+    CHECK(item.second.make(ParameterSet{})->traits().dense_matrices == (dense.count(name) == 1));
   }
   // A chain of 1001 beads has 2002 unknowns: the dense ones are skipped with a reason naming the count and the limit;
   // a sparse scheme is timed on the same model.
