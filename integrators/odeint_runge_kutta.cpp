@@ -1,6 +1,9 @@
 #include "integrators/odeint_runge_kutta.h"
 
 #include <boost/numeric/odeint.hpp>
+#include <cstdio>
+#include <limits>
+#include <string>
 
 #include "core/checks.h"
 #include "integrators/first_order_form.h"
@@ -9,6 +12,14 @@ namespace impactlab {
 
 namespace odeint = boost::numeric::odeint;
 using OdeState = std::vector<double>;
+
+namespace {
+std::string Printf(const char* format, double a, double b) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, format, a, b);
+  return buf;
+}
+}  // namespace
 
 void OdeintRungeKuttaOptions::Validate() const {
   RequirePositive("abs_tol", abs_tol);
@@ -105,8 +116,15 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
         rhs(y, dxdt, t0);
         double t = t0, dt = work_->dt_guess > 0.0 ? std::min(work_->dt_guess, h) : h;
         const double t1 = t0 + h;
-        int failures = 0;
+        // Two guards. odeint's own of integrate_adaptive: at most 500 consecutive rejections (reset by every
+        // accepted internal step), then step_adjustment_error; a step that crosses many kinks of the force (contact
+        // onset, stick/slip switches) is rejected a few times at each and may total more. And the step size
+        // test of Hairer's DOPRI5 code (Hairer, Nørsett & Wanner 1993, §II.10): 0.1 |dt| ≤ ε |t| is too small,
+        // since t + dt no longer advances t (accepted steps there would reset the first guard forever).
+        odeint::failed_step_checker consecutive_failures;
         while (t1 - t > 1e-14 * std::max(std::abs(t1), h)) {
+          if (dt < 1e-300 || 0.1 * dt <= std::numeric_limits<double>::epsilon() * std::abs(t))
+            throw std::runtime_error(Printf("step size underflow (internal step %.3g s at t = %.17g s)", dt, t));
           dt = std::min(dt, t1 - t);
           Dopri5Segment seg;
           seg.x_old = y;
@@ -120,12 +138,13 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
             seg.t_new = t;
             work_->segments.push_back(std::move(seg));
             ++stats_.internal_steps;
+            consecutive_failures.reset();
             work_->dt_guess = dt;
             if (t1 - t < 1e-14 * std::max(std::abs(t1), h)) break;
           } else {
             ++stats_.rejected_steps;
-            if (++failures > 500 || dt < 1e-300 || dt >= dt_tried * 1.000001)
-              throw std::runtime_error("dopri5: step size underflow");
+            consecutive_failures();  // throws odeint::step_adjustment_error after 500 in a row
+            if (dt >= dt_tried) throw std::runtime_error("rejected trial step not shortened");
           }
         }
         break;
@@ -140,7 +159,7 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
   } catch (const std::exception& e) {  // odeint throws when the step size underflows
     result.status = StepStatus::kRetrySmallerStep;
     result.cause = StepFailureCause::kStepSizeUnderflow;
-    result.message = e.what();
+    result.message = name() + ": " + e.what();
   }
   stats_.rhs_evaluations += evaluations;
   form.Unpack(y.data(), t0 + h, state);

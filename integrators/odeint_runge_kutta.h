@@ -8,8 +8,10 @@
 //   rkf78   Runge–Kutta–Fehlberg 7(8), error-controlled sub-steps odeint::runge_kutta_fehlberg78 (controlled);
 //           odeint propagates the 8th-order solution (measured slope 7.9, tests/integrators/convergence_order_test.cpp)
 //
-// The adaptive ones integrate each outer step [t, t+h] with integrate_adaptive at (abs_tol, rel_tol) and
-// report their internal steps; their declared order is that of the propagated solution (5 and 8).
+// The adaptive ones integrate each outer step [t, t+h] at (abs_tol, rel_tol) and report their internal steps
+// (rkf78 with integrate_adaptive; dopri5 by hand, to keep every internal step for dense output, with the same
+// guard: odeint's failed_step_checker, at most 500 rejections in a row, any number in all); their declared
+// order is that of the propagated solution (5 and 8).
 // References: Hairer, Nørsett & Wanner, Solving ODEs I (1993); Dormand & Prince 1980; Fehlberg 1968.
 #pragma once
 
