@@ -119,7 +119,7 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
         // Two guards. odeint's own of integrate_adaptive: at most 500 consecutive rejections (reset by every
         // accepted internal step), then step_adjustment_error; a step that crosses many kinks of the force (contact
         // onset, stick/slip switches) is rejected a few times at each and may total more. And the step size
-        // test of Hairer's DOPRI5 code (Hairer, Nørsett & Wanner 1993, §II.10): 0.1 |dt| ≤ ε |t| is too small,
+        // test of the code DOPRI5 (Hairer, Nørsett & Wanner 1993, appendix): 0.1 |dt| ≤ ε |t| is too small,
         // since t + dt no longer advances t (accepted steps there would reset the first guard forever).
         odeint::failed_step_checker consecutive_failures;
         while (t1 - t > 1e-14 * std::max(std::abs(t1), h)) {
