@@ -95,7 +95,15 @@ PlanarEllipses::SlotForce PlanarEllipses::ForceOf(int slot, const PlanarGap& g, 
   }
   const double trial = law.tangential_stiffness * s.z[slot] + law.TangentialDashpot(m) * v_t;
   const double limit = law.friction_coefficient * std::abs(out.f_n);
-  out.saturated = std::abs(trial) >= limit;
+  // A spring that UpdateHistory projected onto the cone holds exactly ±g_max of the same F_N (the same expression):
+  // it slips while ṡ pushes it outward and sticks while ṡ unloads it. Comparing K_T g_max with μ|F_N| would decide
+  // this tie by the rounding of K_T (μ|F_N|/K_T), and the slip power of DissipationPower would come and go
+  // between evaluations (a Runge–Kutta error estimate then sees a discontinuous D and shrinks the step to ~1e-12 s).
+  const double g_max = law.friction_coefficient * std::abs(out.f_n) / law.tangential_stiffness;
+  if (g_max > 0.0 && std::abs(s.z[slot]) == g_max)
+    out.saturated = s.z[slot] * v_t > 0.0;
+  else
+    out.saturated = std::abs(trial) >= limit;
   out.f_t = out.saturated ? std::copysign(limit, trial) : trial;
   return out;
 }

@@ -12,7 +12,9 @@
 //   stated in docs/efda.md.
 //   E = ½ vᵀMv + Σ ½ K_N ⟨δ⟩² + Σ ½ K_T g_T² + Σ m g y.
 //   DissipationPower = Σ c_N δ̇² + (stick) c_T ṡ² + (spring saturated) μ |F_N| |ṡ| — an estimate used
-//   by the baselines' trapezoidal D; EFDA books its exact step dissipation itself.
+//   by the baselines' trapezoidal D; EFDA books its exact step dissipation itself. Saturated: |K_T g_T + c_T ṡ|
+//   ≥ μ |F_N|, except for a spring that the return mapping left on the cone (|g_T| = μ|F_N|/K_T exactly), which
+//   slips while ṡ pushes it outward (g_T ṡ > 0) and sticks while ṡ unloads it, not by the rounding of K_T g_T.
 // Momenta are defined (for the ledger) only without walls and gravity: P = Σ m v, L = Σ (x × m v + I ω).
 //
 // With a tangential law of the shared library (config.tangential_law: Cundall–Strack or a Mindlin law, bound to the
