@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "integrators/colored_forward_difference.h"
+#include "system/discrete_contact_jacobian.h"
 
 namespace impactlab {
 
@@ -73,14 +75,22 @@ class GeneralizedAlphaResidual final : public NewtonSystem {
   Eigen::VectorXd m_;
 };
 
-// Acceleration form for any model with q̇ = v (see the header); unknown d_{n+1}, forward-difference Jacobian.
+// Acceleration form for any model with q̇ = v (see the header); unknown d_{n+1}, forward-difference Jacobian:
+// column by column (dense), or, above kDenseDifferenceLimit unknowns on a model that lays out its contacts
+// (DiscreteContactJacobian), grouped by ColoredForwardDifference on the pattern of those contacts: the body
+// coordinates that a contact couples. Row i of R reads a(d₁, v₁(d₁)) of its body, and v₁ depends on d₁ coordinate by
+// coordinate, so that pattern is the pattern of J.
 class AccelerationFormResidual final : public NewtonSystem {
  public:
+  static constexpr Eigen::Index kDenseDifferenceLimit = 24;
   AccelerationFormResidual(const MechanicalSystem& s, const GeneralizedAlphaParameters& p, const MechanicalState& n,
-                           const Eigen::VectorXd& a0, double h, long& evaluations)
-      : s_(s), p_(p), n_(n), a0_(a0), h_(h), evaluations_(evaluations), trial_(n) {
+                           const Eigen::VectorXd& a0, double h, long& evaluations, ColoredForwardDifference& colored)
+      : s_(s), p_(p), n_(n), a0_(a0), h_(h), evaluations_(evaluations), trial_(n), colored_(colored),
+        contacts_(dynamic_cast<const DiscreteContactJacobian*>(&s)) {
     trial_.t = n.t + h;
   }
+  /// The Jacobian of n unknowns is the grouped difference's (else the dense one).
+  bool grouped(Eigen::Index n) const { return contacts_ != nullptr && n > kDenseDifferenceLimit; }
   void Kinematics(const Eigen::VectorXd& d1, Eigen::VectorXd& a1, Eigen::VectorXd& v1) const {
     a1 = (d1 - n_.q - h_ * n_.v - h_ * h_ * (0.5 - p_.beta) * a0_) / (p_.beta * h_ * h_);
     v1 = n_.v + h_ * ((1.0 - p_.gamma) * a0_ + p_.gamma * a1);
@@ -89,9 +99,21 @@ class AccelerationFormResidual final : public NewtonSystem {
     const double scale = Residual(d1, r);
     if (j) {
       const Eigen::Index n = d1.size();
+      const double motion = (d1 - n_.q).lpNorm<Eigen::Infinity>() + h_ * n_.v.lpNorm<Eigen::Infinity>();
+      if (grouped(n)) {
+        // The contacts of the step from n_ to d1 (their layout; the form only changes the values, not read here).
+        contacts_->DiscreteStepJacobianBlocks(n_, d1, h_, DiscreteGradientForm::kMidpoint, motion, layout_);
+        colored_.SetPattern(n, layout_);
+        Eigen::VectorXd step(n);
+        for (Eigen::Index c = 0; c < n; ++c) step[c] = 1.5e-8 * std::max({std::abs(d1[c]), motion, 1e-300});
+        colored_.Evaluate(d1, r, step, [this](const Eigen::VectorXd& x, Eigen::VectorXd& rx) { Residual(x, rx); },
+                          j->matrix);
+        j->u.resize(0);
+        j->w.resize(0);
+        return scale;
+      }
       Eigen::MatrixXd dense(n, n);
       Eigen::VectorXd dp = d1, rp(n);
-      const double motion = (d1 - n_.q).lpNorm<Eigen::Infinity>() + h_ * n_.v.lpNorm<Eigen::Infinity>();
       for (Eigen::Index c = 0; c < n; ++c) {
         dp[c] = d1[c] + 1.5e-8 * std::max({std::abs(d1[c]), motion, 1e-300});
         const double e = dp[c] - d1[c];
@@ -133,6 +155,9 @@ class AccelerationFormResidual final : public NewtonSystem {
   long& evaluations_;
   MechanicalState trial_;
   Eigen::VectorXd f0_;
+  ColoredForwardDifference& colored_;
+  const DiscreteContactJacobian* contacts_;
+  ContactBlocks layout_;
 };
 
 }  // namespace
@@ -149,10 +174,16 @@ StepResult GeneralizedAlpha::DoAccelerationFormStep(const MechanicalSystem& syst
     ++stats_.rhs_evaluations;
   }
   long evaluations = 0;
-  AccelerationFormResidual residual(system, p_, before, a0, h, evaluations);
+  AccelerationFormResidual residual(system, p_, before, a0, h, evaluations, colored_);
   Eigen::VectorXd d1 = before.q + h * before.v + 0.5 * h * h * a0;
   const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
-  const NewtonReport rep = SolveNewton(residual, d1, step_scale, options_.newton);
+  // kAuto on the grouped difference: BiCGSTAB with a Jacobi preconditioner, as the midpoint family on the same
+  // contacts. J = (1 − α_m)/(βh²) I − (1 − α_f)(∂a/∂d + γ/(βh) ∂a/∂v) is dominated by its diagonal at the steps a
+  // contact is resolved with, and SparseLU's fill dominated the step at 10³ spheres (docs/performance.md).
+  NewtonOptions newton = options_.newton;
+  if (newton.linear_solver == NewtonLinearSolver::kAuto && residual.grouped(d1.size()))
+    newton.linear_solver = NewtonLinearSolver::kBiCgStabDiagonal;
+  const NewtonReport rep = SolveNewton(residual, d1, step_scale, newton);
   stats_.newton_iterations += rep.iterations;
   stats_.jacobian_evaluations += rep.jacobian_evaluations;
   stats_.rhs_evaluations += evaluations;
