@@ -48,7 +48,8 @@ def test_order_audit_of_builtin_schemes():
 
 def test_list_names_the_integrators_on_dense_whole_system_matrices():
     dense = {i["name"] for i in impactlab.list()["integrators"] if i["dense_matrices"]}
-    assert dense == {"cvode_bdf", "siconos_event_driven", "siconos_moreau_jean"}
+    # CVODE's default linear solver is matrix-free GMRES above 64 unknowns ("dense" on request)
+    assert dense == {"siconos_event_driven", "siconos_moreau_jean"}
 
 
 def test_contract_holds_for_every_registered_integrator():

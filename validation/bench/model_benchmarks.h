@@ -4,7 +4,7 @@
 // location): ns per step (min/median/max), RHS evaluations and Newton iterations per step. An integrator
 // that cannot advance a model (e.g. "exact" needs the power-law oscillator) or whose step is rejected at that dt is
 // listed with the reason instead of a time; one on dense whole-system matrices (IntegratorTraits::dense_matrices:
-// CVODE's dense direct solver, Siconos) is skipped above 2000 unknowns, with the count in the reason.
+// Siconos, CVODE with its dense direct solver asked for) is skipped above 2000 unknowns, with the count in the reason.
 #pragma once
 
 #include <nlohmann/json.hpp>

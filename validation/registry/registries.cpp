@@ -51,6 +51,15 @@ Registry<IntegratorFactory> MakeIntegratorRegistry() {
     CvodeBdf::Options o;
     o.rel_tol = p.GetDouble("cvode_rtol", o.rel_tol);
     o.abs_tol = p.GetDouble("cvode_atol", o.abs_tol);
+    const std::string linear = p.GetString("cvode_linear_solver", "auto");
+    if (linear == "auto")
+      o.linear_solver = CvodeLinearSolver::kAuto;
+    else if (linear == "dense")
+      o.linear_solver = CvodeLinearSolver::kDense;
+    else if (linear == "spgmr")
+      o.linear_solver = CvodeLinearSolver::kSpgmr;
+    else
+      throw InvalidParameter("cvode_linear_solver", "\"" + linear + "\"", "\"auto\", \"dense\" or \"spgmr\"");
     return std::make_unique<CvodeBdf>(o);
   });
   RegisterEfdaIntegrator(r);
