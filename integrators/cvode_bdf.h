@@ -2,8 +2,9 @@
 // [Hindmarsh et al. 2005, ACM TOMS 31:363-396]. The Newton systems are solved densely (difference-quotient
 // Jacobian, SUNLinSol_Dense) for small n, and matrix-free by GMRES (SUNLinSol_SPGMR [Saad & Schultz 1986] with
 // CVODE's difference-quotient Jacobian-vector products, no preconditioner) for large n, where a dense Jacobian costs
-// n right-hand sides and n² storage (CvodeLinearSolver). Root finding on every contact overlap δ_i(y) locates contact start and end (reported as
-// LocatedEvent), so restitution is measured at the tolerance of the solve, not of the output step.
+// n right-hand sides and n² storage (CvodeLinearSolver). Root finding on every contact overlap δ_i(y) locates
+// contact start and end (reported as LocatedEvent), so restitution is measured at the tolerance of the solve, not of
+// the output step.
 // This is the reference solver for problems without a closed form; run it at tight tolerance.
 //
 // Step(h) integrates to t + h in CV_NORMAL mode (CVODE chooses its internal steps); consecutive calls
