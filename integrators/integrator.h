@@ -57,7 +57,8 @@ struct IntegratorTraits {
   bool locates_events = false;      ///< reports LocatedEvent for contact start/end
   bool exact = false;               ///< no truncation error (a closed-form stepper); `order` is then meaningless
   /// Works on dense n × n matrices of the whole system (n = q.size()): O(n²) memory and O(n³) time per
-  /// factorisation, whatever the contact pattern (Siconos' one dynamical system; CVODE when its dense solver is asked for).
+  /// factorisation, whatever the contact pattern (Siconos' one dynamical system; CVODE when its dense solver is
+  /// asked for).
   bool dense_matrices = false;
   std::string library;              ///< "impactlab", "Boost.Odeint", "SUNDIALS CVODE", ...
   std::string reference;            ///< paper / book the scheme follows
