@@ -100,12 +100,14 @@ class AccelerationFormResidual final : public NewtonSystem {
     if (j) {
       const Eigen::Index n = d1.size();
       const double motion = (d1 - n_.q).lpNorm<Eigen::Infinity>() + h_ * n_.v.lpNorm<Eigen::Infinity>();
+      // Forward-difference step of coordinate c, the same for the grouped and the dense difference.
+      auto step_of = [&](Eigen::Index c) { return 1.5e-8 * std::max({std::abs(d1[c]), motion, 1e-300}); };
       if (grouped(n)) {
         // The contacts of the step from n_ to d1 (their layout; the form only changes the values, not read here).
         contacts_->DiscreteStepJacobianBlocks(n_, d1, h_, DiscreteGradientForm::kMidpoint, motion, layout_);
         colored_.SetPattern(n, layout_);
         Eigen::VectorXd step(n);
-        for (Eigen::Index c = 0; c < n; ++c) step[c] = 1.5e-8 * std::max({std::abs(d1[c]), motion, 1e-300});
+        for (Eigen::Index c = 0; c < n; ++c) step[c] = step_of(c);
         colored_.Evaluate(d1, r, step, [this](const Eigen::VectorXd& x, Eigen::VectorXd& rx) { Residual(x, rx); },
                           j->matrix);
         j->u.resize(0);
@@ -115,7 +117,7 @@ class AccelerationFormResidual final : public NewtonSystem {
       Eigen::MatrixXd dense(n, n);
       Eigen::VectorXd dp = d1, rp(n);
       for (Eigen::Index c = 0; c < n; ++c) {
-        dp[c] = d1[c] + 1.5e-8 * std::max({std::abs(d1[c]), motion, 1e-300});
+        dp[c] = d1[c] + step_of(c);
         const double e = dp[c] - d1[c];
         Residual(dp, rp);
         dense.col(c) = (rp - r) / e;
