@@ -33,6 +33,11 @@ struct CvodeBdf::Impl {
   MechanicalState scratch;
   const MechanicalState* step_start = nullptr;  // stage history origin (first_order_form.h)
   MechanicalState last;  // state CVODE's history ends at
+  // Kept between steps (no allocation in a step without events once sized): the root flags, the state at the last
+  // root return and the integrated history before UpdateHistory.
+  std::vector<int> root_info;
+  std::vector<double> y_root;
+  Eigen::VectorXd z_integrated;
   long rhs_evals_seen = 0, steps_seen = 0, nonlin_seen = 0, jac_seen = 0, fails_seen = 0;
   std::vector<double> overlap, rate;
 
@@ -149,12 +154,14 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
   const double t_out = state.t + h;
   StepResult result;
   sunrealtype t_reached = state.t;
-  std::vector<int> root_info(std::max(1, system.num_contacts()));
+  std::vector<int>& root_info = m.root_info;
+  root_info.assign(static_cast<size_t>(std::max(1, system.num_contacts())), 0);
   // State at the last root return: CVODE's root finder can stop with CV_ILL_INPUT ("root found at and very
   // near t") when it resumes from a root at which δ evaluates to exactly 0 on both sides of its probe step.
   // Restarting CVODE from the root state makes that root inactive at t0 (CVODE's documented behaviour),
   // so the run continues; allowed at most twice per Step.
-  std::vector<double> y_root;
+  std::vector<double>& y_root = m.y_root;
+  y_root.clear();
   double t_root = state.t;
   int root_restarts = 0;
   for (;;) {
@@ -216,7 +223,8 @@ StepResult CvodeBdf::DoStep(const MechanicalSystem& system, MechanicalState& sta
   CVodeGetNumErrTestFails(m.mem, &v);
   stats_.rejected_steps += v - m.fails_seen;
   m.fails_seen = v;
-  const Eigen::VectorXd z_integrated = state.z;
+  Eigen::VectorXd& z_integrated = m.z_integrated;
+  z_integrated = state.z;
   system.UpdateHistory(before, state);
   if (state.z != z_integrated) {
     // A discrete history update changed z: CVODE's own copy must follow, or the next step would continue

@@ -92,8 +92,10 @@ StepResult Efda::DoStep(const MechanicalSystem& system, MechanicalState& state, 
   int it = 0;
   bool converged = false;
   if (contacts) {
-    const Eigen::VectorXd minv = contacts->DiscreteMassDiagonal().cwiseInverse();
-    DiscreteContactStep step;
+    contacts->WriteDiscreteMassDiagonal(w.mass);
+    w.minv = w.mass.cwiseInverse();
+    const Eigen::VectorXd& minv = w.minv;
+    DiscreteContactStep& step = w.contact_step;
     auto force = [&](const Eigen::VectorXd& q, Eigen::VectorXd& f) {
       contacts->EvaluateDiscreteStep(before, q, h, DiscreteGradientForm::kGapQuotient, step);
       ++stats_.rhs_evaluations;
@@ -163,14 +165,21 @@ StepResult Efda::DoPlanarStep(const MechanicalSystem& system, MechanicalState& s
     result.message = "efda: state sizes do not match the PlanarContactSystem layout";
     return result;
   }
-  Eigen::VectorXd minv(n);
+  // Every vector in the kept workspace (no allocation once sized).
+  PlanarWorkspace& w = planar_;
+  for (Eigen::VectorXd* v : {&w.minv, &w.q0, &w.v0, &w.q1, &w.v1, &w.q_next})
+    if (v->size() != n) v->resize(n);
+  Eigen::VectorXd &minv = w.minv, &q0 = w.q0, &v0 = w.v0, &z0 = w.z0, &q1 = w.q1, &f = w.f, &z1 = w.z1, &v1 = w.v1,
+                  &q_next = w.q_next;
   for (int b = 0; b < nb; ++b) {
     minv[3 * b] = minv[3 * b + 1] = 1.0 / pcs->body_mass(b);
     minv[3 * b + 2] = 1.0 / pcs->body_inertia(b);
   }
-  const Eigen::VectorXd q0 = state.q, v0 = state.v, z0 = state.z;
-  Eigen::VectorXd q1 = q0 + h * v0 + 0.5 * h * h * minv.cwiseProduct(pcs->ExternalForce());
-  Eigen::VectorXd f, z1, v1, q_next;
+  q0 = state.q;
+  v0 = state.v;
+  z0 = state.z;
+  pcs->WriteExternalForce(w.f_ext);
+  q1 = q0 + h * v0 + 0.5 * h * h * minv.cwiseProduct(w.f_ext);
   PlanarStepReport rep;
   bool converged = false;
   int it = 0;

@@ -78,9 +78,15 @@ class Efda final : public Integrator {
   struct Workspace {
     Eigen::VectorXd a0, q1, mass, minv, f_ext, f, q_next;
     DiscreteForceEvaluation eval;
+    DiscreteContactStep contact_step;  ///< the DiscreteContactSystem path's evaluation
+  };
+  /// The planar path's vectors (DoPlanarStep), kept between steps.
+  struct PlanarWorkspace {
+    Eigen::VectorXd minv, q0, v0, z0, q1, f, z1, v1, q_next, f_ext;
   };
   Options options_;
   Workspace work_;
+  PlanarWorkspace planar_;
   EfdaStepReport last_;
   std::vector<int> slots_;
 };

@@ -33,8 +33,34 @@
 #include "integrators/generalized_alpha_parameters.h"
 #include "integrators/colored_forward_difference.h"
 #include "integrators/midpoint_family_integrator.h"
+#include "system/discrete_contact_jacobian.h"
 
 namespace impactlab {
+
+/// The force form's storage, kept between steps so that a step allocates nothing once it has been sized (issue 19
+/// item 1; tests/integrators/step_allocation_test.cpp): the Newton workspace, the step's vectors, and C, ∇²V and J
+/// assembled on the pattern of the previous call. Never part of a result.
+struct GeneralizedAlphaWorkspace {
+  NewtonWorkspace newton;
+  Eigen::VectorXd mass, a0, g0, f0, fe0, fe1, f_ext, d1, damping_v, a1, v1, g1, f1;
+  SparseEntries entries;
+  SparseAssembler start_damping_assembler, damping_assembler, hessian_assembler;
+  Eigen::SparseMatrix<double> damping0, damping1, hessian, stiffness;
+  std::size_t reserved_entries = static_cast<std::size_t>(-1);
+  Eigen::Index reserved_n = -1;
+};
+
+/// The acceleration form's storage (models that are not a ConstantMassSystem), kept between steps in the same way:
+/// the Newton workspace, the trial state of the residual, its vectors, and the dense difference's entries.
+struct GeneralizedAlphaAccelerationWorkspace {
+  NewtonWorkspace newton;
+  Eigen::VectorXd a0, d1, a1, v1, f0, f1, dp, rp, step;
+  bool f0_ready = false;  ///< a(t_n, d_n, v_n) evaluated in this step
+  MechanicalState trial;
+  SparseEntries entries;
+  SparseAssembler assembler;
+  ContactBlocks layout;  ///< the grouped difference's contact layout
+};
 
 class GeneralizedAlpha final : public Integrator {
  public:
@@ -51,9 +77,16 @@ class GeneralizedAlpha final : public Integrator {
   std::string name_;
   GeneralizedAlphaParameters p_;
   ImplicitSchemeOptions options_;
+  /// Sizes the force form's storage for n unknowns and the model's contact list (once per model and size).
+  void ReserveForceForm(const ConstantMassSystem& system, Eigen::Index n);
   bool cache_valid_ = false;
   MechanicalState cached_state_;
   Eigen::VectorXd cached_acceleration_;
+  GeneralizedAlphaWorkspace force_;
+  GeneralizedAlphaAccelerationWorkspace accel_;
+  CachedDowncast<DiscreteContactJacobian> as_contact_jacobian_;
+  CachedDowncast<ConstantMassSystem> as_constant_mass_;
+  CachedDowncast<PairPotentialStructure> as_structure_;
   /// The acceleration form's grouped forward difference (its colouring is kept while the contacts do not change).
   ColoredForwardDifference colored_;
 };

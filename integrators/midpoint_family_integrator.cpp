@@ -110,9 +110,11 @@ class ContactStepResidual final : public NewtonSystem {
   ContactStepResidual(const DiscreteContactSystem& contacts, const MechanicalState& before, double h,
                       DiscreteGradientForm form, long& evaluations, ContactStepWorkspace& work)
       : contacts_(contacts), blocks_(dynamic_cast<const DiscreteContactJacobian*>(&contacts)), before_(before),
-        m_(contacts.DiscreteMassDiagonal()), h_(h), form_(form), evaluations_(evaluations), work_(work) {}
+        m_(work.mass), h_(h), form_(form), evaluations_(evaluations), work_(work) {
+    contacts.WriteDiscreteMassDiagonal(work.mass);
+  }
   double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
-    const double s = Residual(q1, r, eval_);
+    const double s = Residual(q1, r, work_.eval);
     if (j) {
       const double motion = (q1 - before_.q).lpNorm<Eigen::Infinity>() + h_ * before_.v.lpNorm<Eigen::Infinity>();
       if (uses_blocks(q1.size()))
@@ -124,7 +126,7 @@ class ContactStepResidual final : public NewtonSystem {
     }
     return s;
   }
-  const DiscreteContactStep& last() const { return eval_; }
+  const DiscreteContactStep& last() const { return work_.eval; }
   bool uses_blocks(Eigen::Index n) const { return blocks_ && n > kDenseContactJacobianLimit; }
   // The block Jacobian costs ~13 contact evaluations per contact against one for the residual: formed only when
   // Newton needs it (never at the converged iterate). The dense path keeps the solver's default (its iterates and
@@ -141,44 +143,63 @@ class ContactStepResidual final : public NewtonSystem {
     work_.assembler.Assemble(work_.inertia, work_.blocks, j.matrix);
   }
   void DenseJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& r, double motion, NewtonJacobian& j) {
+    // J keeps the nonzero entries (those of the column-by-column matrix's sparseView()), in column order.
     const Eigen::Index n = q1.size();
-    Eigen::MatrixXd dense(n, n);
-    Eigen::VectorXd qp = q1, rp(n);
+    Eigen::VectorXd &qp = work_.probe_q, &rp = work_.probe_r;
+    qp = q1;
+    if (rp.size() != n) rp.resize(n);
+    SparseEntries& entries = work_.dense_entries;  // room for n² entries (SolveDiscreteContactStep)
+    entries.clear();
     for (Eigen::Index c = 0; c < n; ++c) {
       qp[c] = q1[c] + ForwardDifferenceStep(q1[c], motion);
       const double ec = qp[c] - q1[c];  // the step actually represented
-      Residual(qp, rp, probe_);
-      dense.col(c) = (rp - r) / ec;
+      Residual(qp, rp, work_.probe);
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double value = (rp[i] - r[i]) / ec;
+        if (value != 0.0) entries.emplace_back(static_cast<int>(i), static_cast<int>(c), value);
+      }
       qp[c] = q1[c];
     }
-    j.matrix = dense.sparseView();
+    work_.dense_assembler.Assemble(n, n, entries, j.matrix);
   }
   double Residual(const Eigen::VectorXd& q1, Eigen::VectorXd& r, DiscreteContactStep& eval) {
     contacts_.EvaluateDiscreteStep(before_, q1, h_, form_, eval);
     ++evaluations_;
-    const Eigen::VectorXd dq = q1 - before_.q;
-    r = (2.0 / (h_ * h_)) * m_.cwiseProduct(dq - h_ * before_.v) + eval.force;
-    return (2.0 / (h_ * h_)) * (m_.cwiseProduct(dq).lpNorm<Eigen::Infinity>() +
+    // Δq = q₁ − q_n enters as that rounded difference, as when it was a separate vector
+    r = (2.0 / (h_ * h_)) * m_.cwiseProduct(q1 - before_.q - h_ * before_.v) + eval.force;
+    return (2.0 / (h_ * h_)) * (m_.cwiseProduct(q1 - before_.q).lpNorm<Eigen::Infinity>() +
                                 m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>()) +
            (2.0 / h_) * m_.cwiseProduct(before_.v).lpNorm<Eigen::Infinity>() + eval.scale;
   }
   const DiscreteContactSystem& contacts_;
   const DiscreteContactJacobian* blocks_;
   const MechanicalState& before_;
-  Eigen::VectorXd m_;
+  const Eigen::VectorXd& m_;
   double h_;
   DiscreteGradientForm form_;
   long& evaluations_;
   ContactStepWorkspace& work_;
-  DiscreteContactStep eval_, probe_;
 };
 
 }  // namespace
 
-NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
-                                      Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
-                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations,
-                                      ContactStepWorkspace& workspace) {
+const NewtonReport& SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
+                                             Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
+                                             const NewtonOptions& options, DiscreteContactStep& step,
+                                             long& evaluations, ContactStepWorkspace& workspace) {
+  // Size the dense path's storage with the first step (free flight may need no Jacobian until the first contact).
+  const Eigen::Index n = q1.size();
+  if (workspace.sized_n != n) {
+    workspace.sized_n = n;
+    workspace.newton.Reserve(n);
+    if (n <= kDenseContactJacobianLimit) {
+      workspace.newton.ReserveJacobian(n * n);
+      workspace.dense_entries.reserve(static_cast<std::size_t>(n * n));
+      workspace.dense_assembler.ReserveEntries(static_cast<std::size_t>(n * n), n);
+      workspace.probe_q.resize(n);
+      workspace.probe_r.resize(n);
+    }
+  }
   ContactStepResidual residual(contacts, before, h, form, evaluations, workspace);
   const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
   // kAuto on block Jacobians: BiCGSTAB with a Jacobi preconditioner. J = 2M/h² + Σ contact blocks is dominated by
@@ -187,9 +208,12 @@ NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, con
   NewtonOptions resolved = options;
   if (resolved.linear_solver == NewtonLinearSolver::kAuto && residual.uses_blocks(q1.size()))
     resolved.linear_solver = NewtonLinearSolver::kBiCgStabDiagonal;
-  NewtonReport rep = SolveNewton(residual, q1, step_scale, resolved, workspace.newton);
+  const NewtonReport& rep = SolveNewton(residual, q1, step_scale, resolved, workspace.newton);
   contacts.EvaluateDiscreteStep(before, q1, h, form, step);  // the converged iterate's books
   ++evaluations;
+  // The difference's evaluation takes the sizes of this one (its first use may come with the first contact).
+  if (workspace.probe.force.size() != step.force.size() || workspace.probe.z_next.size() != step.z_next.size())
+    workspace.probe = step;
   return rep;
 }
 
@@ -204,16 +228,17 @@ StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& syste
                                                    const DiscreteContactSystem& contacts, MechanicalState& state,
                                                    double h) {
   const MechanicalState& before = step_start();
-  const Eigen::VectorXd mass = contacts.DiscreteMassDiagonal();
+  ContactStepWorkspace& w = work_.contact;
   // Predictor: explicit Verlet position (as for the other models).
-  Eigen::VectorXd a0(state.v.size());
+  Eigen::VectorXd &a0 = w.a0, &q1 = w.q1;
+  if (a0.size() != state.v.size()) a0.resize(state.v.size());
   system.Acceleration(before, a0);
   ++stats_.rhs_evaluations;
-  Eigen::VectorXd q1 = before.q + h * before.v + (0.5 * h * h) * a0;
-  DiscreteContactStep step;
+  q1 = before.q + h * before.v + (0.5 * h * h) * a0;
+  DiscreteContactStep& step = w.step;
   long evaluations = 0;
-  const NewtonReport rep = SolveDiscreteContactStep(contacts, before, q1, h, contact_form(), options_.newton, step,
-                                                    evaluations, work_.contact);
+  const NewtonReport& rep = SolveDiscreteContactStep(contacts, before, q1, h, contact_form(), options_.newton, step,
+                                                     evaluations, work_.contact);
   stats_.rhs_evaluations += evaluations;
   stats_.newton_iterations += rep.iterations;
   stats_.jacobian_evaluations += rep.jacobian_evaluations;
@@ -227,7 +252,7 @@ StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& syste
     return result;
   }
   state.q = q1;
-  state.v = before.v - h * step.force.cwiseQuotient(mass);  // momentum form (see DoStep)
+  state.v = before.v - h * step.force.cwiseQuotient(w.mass);  // momentum form (see DoStep); M written by the solve
   state.t = before.t + h;
   state.dissipated = before.dissipated + step.dissipated;
   state.z = step.z_next;  // the scheme's own history update (friction, generated work booked there)

@@ -74,6 +74,12 @@ struct ContactStepWorkspace {
   ContactBlocks blocks;
   Eigen::VectorXd inertia;  ///< 2M/h²
   BlockSparseAssembler assembler;
+  Eigen::VectorXd mass, a0, q1;      ///< the step's M, predictor acceleration and iterate (MidpointFamilyIntegrator)
+  Eigen::VectorXd probe_q, probe_r;  ///< the dense forward difference's shifted iterate and residual
+  SparseEntries dense_entries;       ///< its nonzero entries, column by column
+  SparseAssembler dense_assembler;
+  DiscreteContactStep eval, probe, step;  ///< the model's evaluations (residual, difference, converged iterate)
+  Eigen::Index sized_n = -1;              ///< the size everything above was reserved for
 };
 
 /// dynamic_cast<const To*>(&object), recomputed only when the object's address or dynamic type differs from the
@@ -141,11 +147,12 @@ class MidpointFamilyIntegrator : public Integrator {
 ///   R(q₁) = (2M/h²)(q₁ − q_n − h v_n) + F̄(state_n, q₁) = 0
 /// with J = 2M/h² + ∂F̄/∂q₁ assembled sparse from the model's contact blocks (DiscreteContactJacobian, above 24
 /// unknowns; NewtonLinearSolver::kAuto then means BiCGSTAB with a Jacobi preconditioner) or by dense forward
-/// differences; returns the Newton report and leaves the converged evaluation in `step`.
-NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
-                                      Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
-                                      const NewtonOptions& options, DiscreteContactStep& step, long& evaluations,
-                                      ContactStepWorkspace& workspace);
+/// differences; returns the Newton report (the workspace's, valid until its next solve) and leaves the converged
+/// evaluation in `step`.
+const NewtonReport& SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
+                                             Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
+                                             const NewtonOptions& options, DiscreteContactStep& step,
+                                             long& evaluations, ContactStepWorkspace& workspace);
 /// The same with a fresh workspace.
 NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, const MechanicalState& before,
                                       Eigen::VectorXd& q1, double h, DiscreteGradientForm form,

@@ -135,10 +135,13 @@ Eigen::VectorXd ParticleAssembly::MassDiagonal() const {
 
 void ParticleAssembly::ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                                        std::span<double> overlap_rate) const {
+  // d and w of dimension ≤ 3 on the stack (the event functions run every step of an event-locating scheme)
+  using Small = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 3, 1>;
   for (size_t k = 0; k < terms_.size(); ++k) {
     const ContactTerm& t = terms_[k];
-    const Eigen::VectorXd d = PairSeparation(t, s.q);
-    const Eigen::VectorXd w = s.v.segment(t.first_b, t.dim) - s.v.segment(t.first_a, t.dim);
+    Small d = s.q.segment(t.first_b, t.dim) - s.q.segment(t.first_a, t.dim);  // PairSeparation(t, s.q)
+    if (t.pair_offset.size() > 0) d += t.pair_offset;
+    const Small w = s.v.segment(t.first_b, t.dim) - s.v.segment(t.first_a, t.dim);
     const double r = d.norm();
     overlap[k] = PairGap(t, s.q);
     overlap_rate[k] = r > 0.0 ? -d.dot(w) / r : 0.0;

@@ -43,6 +43,9 @@ MechanicalState PlanarEllipses::InitialState() const {
 
 void PlanarEllipses::CandidateSlots(const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b,
                                     std::vector<int>& out) const {
+  // Room for every slot, twice (a pair found at both configurations before deduplication): a kept list then never
+  // grows inside a step.
+  out.reserve(2 * static_cast<size_t>(slots_.num_slots()));
   slots_.Candidates(radii_, config_.walls, q_a, q_b, out);
 }
 
@@ -64,9 +67,14 @@ double PlanarEllipses::slot_larger_mass(int slot) const {
 }
 
 Eigen::VectorXd PlanarEllipses::ExternalForce() const {
-  Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * num_bodies());
-  for (int i = 0; i < num_bodies(); ++i) f[3 * i + 1] = -body_mass(i) * config_.gravity;
+  Eigen::VectorXd f;
+  WriteExternalForce(f);
   return f;
+}
+
+void PlanarEllipses::WriteExternalForce(Eigen::VectorXd& f) const {
+  f.setZero(3 * num_bodies());
+  for (int i = 0; i < num_bodies(); ++i) f[3 * i + 1] = -body_mass(i) * config_.gravity;
 }
 
 void PlanarEllipses::ContactVelocity(const PlanarGap& g, const MechanicalState& s, double& v_n, double& v_t) const {
@@ -109,8 +117,10 @@ PlanarEllipses::SlotForce PlanarEllipses::ForceOf(int slot, const PlanarGap& g, 
 }
 
 void PlanarEllipses::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
-  Eigen::VectorXd f = ExternalForce();
-  std::vector<int> cand;
+  // Per-thread storage (the model is const and may be shared between threads): no allocation once sized.
+  thread_local Eigen::VectorXd f;
+  thread_local std::vector<int> cand;
+  WriteExternalForce(f);
   CandidateSlots(s.q, s.q, cand);
   for (int slot : cand) {
     const PlanarGap g = Gap(slot, s.q);
@@ -147,10 +157,11 @@ double PlanarEllipses::TangentialIncrement(const PlanarGap& gm, const Eigen::Vec
 
 void PlanarEllipses::UpdateLawHistory(const PlanarTangentialLaw& t, const MechanicalState& before,
                                       MechanicalState& after) const {
-  const Eigen::VectorXd qm = 0.5 * (before.q + after.q);
-  std::vector<int> cand;
+  thread_local Eigen::VectorXd qm, z;
+  thread_local std::vector<int> cand;
+  qm = 0.5 * (before.q + after.q);
   CandidateSlots(before.q, after.q, cand);
-  Eigen::VectorXd z = before.z;
+  z = before.z;
   const double k_n = config_.penalty.normal_stiffness;
   double friction = 0.0, generated = 0.0;
   for (int slot : cand) {
@@ -174,10 +185,11 @@ void PlanarEllipses::UpdateLawHistory(const PlanarTangentialLaw& t, const Mechan
 void PlanarEllipses::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
   if (after.z.size() != history_size()) return;
   if (const PlanarTangentialLaw* t = tangential_law()) return UpdateLawHistory(*t, before, after);
-  const Eigen::VectorXd qm = 0.5 * (before.q + after.q);
-  std::vector<int> cand;
+  thread_local Eigen::VectorXd qm, z;
+  thread_local std::vector<int> cand;
+  qm = 0.5 * (before.q + after.q);
   CandidateSlots(before.q, after.q, cand);
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(slots_.num_slots());
+  z.setZero(slots_.num_slots());
   const PlanarPenalty& law = config_.penalty;
   for (int slot : cand) {
     const PlanarGap g1 = Gap(slot, after.q);
@@ -209,7 +221,7 @@ double PlanarEllipses::GravityEnergy(const MechanicalState& s) const {
 
 double PlanarEllipses::NormalElasticEnergy(const MechanicalState& s) const {
   double v = 0.0;
-  std::vector<int> cand;
+  thread_local std::vector<int> cand;  // per-thread storage: no allocation once sized
   CandidateSlots(s.q, s.q, cand);
   for (int slot : cand) {
     const double d = Gap(slot, s.q).delta;
@@ -220,7 +232,7 @@ double PlanarEllipses::NormalElasticEnergy(const MechanicalState& s) const {
 
 double PlanarEllipses::LawTangentialEnergy(const PlanarTangentialLaw& t, const MechanicalState& s) const {
   double v = 0.0;
-  std::vector<int> cand;
+  thread_local std::vector<int> cand;  // per-thread storage: no allocation once sized
   CandidateSlots(s.q, s.q, cand);
   for (int slot : cand) v += t.StoredEnergy(slot, Gap(slot, s.q).delta, s.z);
   return v;
@@ -245,7 +257,7 @@ double PlanarEllipses::PotentialEnergy(const MechanicalState& s) const {
     return GravityEnergy(s) + NormalElasticEnergy(s) + (s.z.size() == history_size() ? LawTangentialEnergy(*t, s) : 0.0);
   double v = 0.0;
   for (int i = 0; i < num_bodies(); ++i) v += body_mass(i) * config_.gravity * s.q[3 * i + 1];
-  std::vector<int> cand;
+  thread_local std::vector<int> cand;  // per-thread storage: no allocation once sized
   CandidateSlots(s.q, s.q, cand);
   const PlanarPenalty& law = config_.penalty;
   for (int slot : cand) {
@@ -258,7 +270,7 @@ double PlanarEllipses::PotentialEnergy(const MechanicalState& s) const {
 
 double PlanarEllipses::DissipationPower(const MechanicalState& s) const {
   double p = 0.0;
-  std::vector<int> cand;
+  thread_local std::vector<int> cand;  // per-thread storage: no allocation once sized
   CandidateSlots(s.q, s.q, cand);
   const PlanarPenalty& law = config_.penalty;
   for (int slot : cand) {
@@ -276,7 +288,7 @@ double PlanarEllipses::DissipationPower(const MechanicalState& s) const {
 
 void PlanarEllipses::ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                                      std::span<double> overlap_rate) const {
-  std::vector<int> cand;
+  thread_local std::vector<int> cand;  // per-thread storage: no allocation once sized
   CandidateSlots(s.q, s.q, cand);
   // Slots outside the broad phase are certainly apart: a negative stand-in (bounding-circle clearance, or
   // −1 m), so only true sign changes of the exact gap are located.
@@ -346,20 +358,27 @@ std::optional<double> PlanarEllipses::CriticalTimeStep(const MechanicalState& s)
 }
 
 Eigen::VectorXd PlanarEllipses::DiscreteMassDiagonal() const {
-  Eigen::VectorXd m(3 * num_bodies());
-  for (int b = 0; b < num_bodies(); ++b) m.segment<3>(3 * b) << body_mass(b), body_mass(b), body_inertia(b);
+  Eigen::VectorXd m;
+  WriteDiscreteMassDiagonal(m);
   return m;
+}
+
+void PlanarEllipses::WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const {
+  if (m.size() != 3 * num_bodies()) m.resize(3 * num_bodies());
+  for (int b = 0; b < num_bodies(); ++b) m.segment<3>(3 * b) << body_mass(b), body_mass(b), body_inertia(b);
 }
 
 void PlanarEllipses::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                                           DiscreteGradientForm form, DiscreteContactStep& out) const {
-  std::vector<int> candidates;
+  // Per-thread storage (the model is const and may be shared between threads): no allocation once sized.
+  thread_local std::vector<int> candidates;
+  thread_local Eigen::VectorXd f, f_ext;
   CandidateSlots(before.q, q1, candidates);
-  Eigen::VectorXd f;
   PlanarStepReport report;
   EvaluatePlanarDiscreteContacts(*this, candidates, before.q, q1, before.z, h, form, f, out.z_next, report);
   out.force = -f;
-  out.scale = f.lpNorm<Eigen::Infinity>() + ExternalForce().lpNorm<Eigen::Infinity>();
+  WriteExternalForce(f_ext);
+  out.scale = f.lpNorm<Eigen::Infinity>() + f_ext.lpNorm<Eigen::Infinity>();
   out.damping_work = report.normal_dashpot_work + report.tangential_dashpot_work;
   out.friction_work = report.slip_work + report.release_energy;
   out.generated_work = report.generated_work;

@@ -98,10 +98,12 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
   const PlanarPenalty& penalty() const override { return config_.penalty; }
   const PlanarTangentialLaw* tangential_law() const override { return config_.tangential_law.get(); }
   Eigen::VectorXd ExternalForce() const override;
+  void WriteExternalForce(Eigen::VectorXd& f) const override;
 
   // DiscreteContactSystem: the planar discrete contact forces (planar/planar_discrete_contacts.h) in the form
   // the scheme asks for; all dissipated work (dashpots, slip, released springs) goes to MechanicalState::dissipated.
   Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
 

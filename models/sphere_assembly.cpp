@@ -1025,9 +1025,14 @@ Eigen::VectorXd SphereAssembly::NormalJacobianRate(int contact, const Eigen::Vec
 // --- energy-consistent schemes ----------------------------------------------------------------------
 
 Eigen::VectorXd SphereAssembly::DiscreteMassDiagonal() const {
-  Eigen::VectorXd m(6 * n_);
-  for (int i = 0; i < n_; ++i) m.segment<6>(6 * i) << mass_, mass_, mass_, inertia_, inertia_, inertia_;
+  Eigen::VectorXd m;
+  WriteDiscreteMassDiagonal(m);
   return m;
+}
+
+void SphereAssembly::WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const {
+  if (m.size() != 6 * n_) m.resize(6 * n_);
+  for (int i = 0; i < n_; ++i) m.segment<6>(6 * i) << mass_, mass_, mass_, inertia_, inertia_, inertia_;
 }
 
 void SphereAssembly::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,

@@ -211,6 +211,7 @@ class SphereAssembly final : public MechanicalSystem,
   // sphere–wall contacts of SphereWallImpact's, plus m g e_z per sphere (gravity is linear in q: its discrete
   // gradient is exact). Books and slots as in UpdateHistory, with the law's discrete step.
   Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
 

@@ -162,9 +162,14 @@ void SpherePairImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::
 }
 
 Eigen::VectorXd SpherePairImpact::DiscreteMassDiagonal() const {
-  Eigen::VectorXd m(12);
-  m << m1_, m1_, m1_, i1_, i1_, i1_, m2_, m2_, m2_, i2_, i2_, i2_;
+  Eigen::VectorXd m;
+  WriteDiscreteMassDiagonal(m);
   return m;
+}
+
+void SpherePairImpact::WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const {
+  if (m.size() != 12) m.resize(12);
+  m << m1_, m1_, m1_, i1_, i1_, i1_, m2_, m2_, m2_, i2_, i2_, i2_;
 }
 
 void SpherePairImpact::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
@@ -217,8 +222,11 @@ void SpherePairImpact::EvaluateDiscreteStep(const MechanicalState& before, const
 }
 
 void SpherePairImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
-  Eigen::VectorXd z = before.z;
-  MechanicalState trial = before;  // the update is a pure function of (before, after.q, after.t)
+  // Per-thread storage (the model is const and may be shared between threads): no allocation once sized.
+  thread_local Eigen::VectorXd z;
+  thread_local MechanicalState trial;
+  z = before.z;
+  trial = before;  // the update is a pure function of (before, after.q, after.t)
   trial.q = after.q;
   // The rates of `before` let the law locate a slip → stick switch inside the step (tangential_law.h).
   const TangentialStartRates start = StartRates(before, SlipVelocity(before), after.t - before.t);

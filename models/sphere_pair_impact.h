@@ -129,6 +129,7 @@ class SpherePairImpact final : public SphereContactModel {
   //     so ā₁ + ā₂ = |r_m|: f̄_t on sphere 2, −f̄_t on sphere 1, torques −āᵢ n̄ × f̄_t; the moment of the pair
   //     about any point vanishes at r_m, so a midpoint step conserves L = Σ(mᵢxᵢ×vᵢ + Iᵢωᵢ) exactly (and P).
   Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
 

@@ -129,9 +129,14 @@ void SphereWallImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::
 }
 
 Eigen::VectorXd SphereWallImpact::DiscreteMassDiagonal() const {
-  Eigen::VectorXd m(6);
-  m << mass_, mass_, mass_, inertia_, inertia_, inertia_;
+  Eigen::VectorXd m;
+  WriteDiscreteMassDiagonal(m);
   return m;
+}
+
+void SphereWallImpact::WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const {
+  if (m.size() != 6) m.resize(6);
+  m << mass_, mass_, mass_, inertia_, inertia_, inertia_;
 }
 
 void SphereWallImpact::EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
@@ -159,8 +164,9 @@ SphereContact SphereWallImpact::ContactSinceStepStart(const MechanicalState& bef
                                                       Eigen::VectorXd& z) const {
   z = before.z;
   // Evaluate at the new positions with the committed history of `before` (never after.z: the update must be
-  // a pure function of (before, after.q, after.t)).
-  MechanicalState trial = before;
+  // a pure function of (before, after.q, after.t)). Per-thread storage: no allocation once sized.
+  thread_local MechanicalState trial;
+  trial = before;
   trial.q = after.q;
   // The rates of `before` let the law locate a slip → stick switch inside the step (tangential_law.h).
   const TangentialStartRates start = StartRates(before, SlipVelocity(before), after.t - before.t);
@@ -168,7 +174,7 @@ SphereContact SphereWallImpact::ContactSinceStepStart(const MechanicalState& bef
 }
 
 void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalState& after) const {
-  Eigen::VectorXd z;
+  thread_local Eigen::VectorXd z;
   const SphereContact c = ContactSinceStepStart(before, after, z);
   const Eigen::Vector3d s_now = SurfaceDisplacement(after.q);
   if (c.active && !(before.z[kDeltaNPrev] > 0.0)) z.segment<3>(kSStart) = s_now - c.kinematics.displacement_increment;
@@ -180,7 +186,7 @@ void SphereWallImpact::UpdateHistory(const MechanicalState& before, MechanicalSt
 void SphereWallImpact::SwitchFunctions(const MechanicalState& step_start, const MechanicalState& s,
                                        std::span<double> g) const {
   // The evaluation of UpdateHistory(step_start, s), without the books.
-  Eigen::VectorXd z;
+  thread_local Eigen::VectorXd z;
   const SphereContact c = ContactSinceStepStart(step_start, s, z);
   g[0] = c.active && std::isfinite(c.tangential.cap_margin) ? c.tangential.cap_margin : 1.0;
 }

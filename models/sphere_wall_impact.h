@@ -96,6 +96,7 @@ class SphereWallImpact final : public SphereContactModel {
   // The wall gap δ = R − z and the surface displacement s(q) = P_t(x − R φ × n) are affine in q, so their
   // discrete gradients are exact: ∇̄δ = −e_z, Ḡ Δq = s(q₁) − s(q₀) = Δs. F̄ = −(s_n n + f̄_t, r × f̄_t), r = −R n.
   Eigen::VectorXd DiscreteMassDiagonal() const override;
+  void WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
 

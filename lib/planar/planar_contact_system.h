@@ -52,6 +52,9 @@ class PlanarContactSystem {
   }
   /// Constant external generalized force −∇V_ext (e.g. gravity), size 3 num_bodies().
   virtual Eigen::VectorXd ExternalForce() const = 0;
+  /// The same into f (resized when its size differs): the allocation-free form the implicit steps use (default: a
+  /// copy of ExternalForce()).
+  virtual void WriteExternalForce(Eigen::VectorXd& f) const { f = ExternalForce(); }
 };
 
 }  // namespace impactlab

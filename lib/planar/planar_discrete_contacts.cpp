@@ -36,11 +36,12 @@ void EvaluatePlanarDiscreteContacts(const PlanarContactSystem& pcs, const std::v
                                     PlanarStepReport& rep) {
   const PlanarPenalty& law = pcs.penalty();
   const PlanarTangentialLaw* tangential = pcs.tangential_law();
-  f = pcs.ExternalForce();
+  pcs.WriteExternalForce(f);
   z1 = z0;
   rep = PlanarStepReport{};
   rep.friction_in_history = tangential != nullptr;
-  const Eigen::VectorXd qm = 0.5 * (q0 + q1);
+  thread_local Eigen::VectorXd qm;  // per-thread storage: no allocation once sized
+  qm = 0.5 * (q0 + q1);
   for (int s : slots) {
     const PlanarGap g0 = pcs.Gap(s, q0), g1 = pcs.Gap(s, q1);
     if (tangential && g0.delta <= 0.0 && g1.delta <= 0.0) {

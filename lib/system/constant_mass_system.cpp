@@ -34,11 +34,26 @@ void AppendStoredEntries(const Eigen::SparseMatrix<double>& m, SparseEntries& en
 // Per-thread storage of Acceleration (the model is const and may be shared between threads): sized on first use,
 // reused afterwards, so that an explicit or predictor evaluation allocates nothing in steady state.
 struct AccelerationScratch {
-  Eigen::VectorXd gradient, mass;
+  Eigen::VectorXd gradient, mass, damping_force;
   SparseEntries entries;
   SparseAssembler assembler;
   Eigen::SparseMatrix<double> damping;
 };
+
+// C(q) assembled in the scratch's kept storage: the values and pattern of DampingMatrix(q).
+const Eigen::SparseMatrix<double>& AssembleDamping(const ConstantMassSystem& system, const Eigen::VectorXd& q,
+                                                   AccelerationScratch& scratch) {
+  const Eigen::Index n = q.size();
+  scratch.entries.clear();
+  if (const std::size_t bound = system.MaxSparseEntries(); bound > 0) {
+    scratch.entries.reserve(bound);
+    scratch.assembler.ReserveEntries(bound, n);
+    ReserveNonZeros(scratch.damping, static_cast<Eigen::Index>(bound));
+  }
+  system.AppendDampingMatrixEntries(q, scratch.entries);
+  scratch.assembler.Assemble(n, n, scratch.entries, scratch.damping);
+  return scratch.damping;
+}
 }  // namespace
 
 void ConstantMassSystem::AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
@@ -60,17 +75,7 @@ void ConstantMassSystem::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen
   v_dot -= scratch.gradient;
   // Without velocity-dependent forces C = 0 by definition (MechanicalSystem::velocity_dependent_forces):
   // skip assembling the sparse damping matrix.
-  if (velocity_dependent_forces()) {
-    scratch.entries.clear();
-    if (const std::size_t bound = MaxSparseEntries(); bound > 0) {
-      scratch.entries.reserve(bound);
-      scratch.assembler.ReserveEntries(bound, n);
-      ReserveNonZeros(scratch.damping, static_cast<Eigen::Index>(bound));
-    }
-    AppendDampingMatrixEntries(s.q, scratch.entries);
-    scratch.assembler.Assemble(n, n, scratch.entries, scratch.damping);
-    v_dot.noalias() -= scratch.damping * s.v;
-  }
+  if (velocity_dependent_forces()) v_dot.noalias() -= AssembleDamping(*this, s.q, scratch) * s.v;
   WriteMassDiagonal(scratch.mass);
   v_dot = v_dot.cwiseQuotient(scratch.mass);
 }
@@ -81,7 +86,11 @@ double ConstantMassSystem::KineticEnergy(const MechanicalState& s) const {
 
 double ConstantMassSystem::DissipationPower(const MechanicalState& s) const {
   if (!velocity_dependent_forces()) return 0.0;  // C = 0
-  return s.v.dot(DampingMatrix(s.q) * s.v);
+  // vᵀ (C v), C v formed in per-thread storage (the values of s.v.dot(DampingMatrix(s.q) * s.v))
+  thread_local AccelerationScratch scratch;
+  if (scratch.damping_force.size() != s.v.size()) scratch.damping_force.resize(s.v.size());
+  scratch.damping_force.noalias() = AssembleDamping(*this, s.q, scratch) * s.v;
+  return s.v.dot(scratch.damping_force);
 }
 
 }  // namespace impactlab

@@ -39,6 +39,9 @@ class DiscreteContactSystem {
   virtual ~DiscreteContactSystem() = default;
   /// Diagonal of the constant mass matrix [kg, kg·m²].
   virtual Eigen::VectorXd DiscreteMassDiagonal() const = 0;
+  /// The same into m (resized when its size differs): the allocation-free form an implicit step uses (default: a
+  /// copy of DiscreteMassDiagonal()).
+  virtual void WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const { m = DiscreteMassDiagonal(); }
   /// F̄ and the books of the step from the committed state `before` to positions q1, step h.
   virtual void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                                     DiscreteGradientForm form, DiscreteContactStep& out) const = 0;
