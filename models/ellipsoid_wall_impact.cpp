@@ -63,6 +63,12 @@ MechanicalState EllipsoidWallImpact::InitialState() const {
 
 Eigen::VectorXd EllipsoidWallImpact::MassDiagonal() const { return Eigen::Vector3d(p_.mass, p_.mass, inertia_); }
 
+void EllipsoidWallImpact::WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const {
+  m[0] = p_.mass;
+  m[1] = p_.mass;
+  m[2] = inertia_;
+}
+
 EllipsoidWallContactState EllipsoidWallImpact::ContactAt(const Eigen::VectorXd& q) const {
   EllipsoidWallContactState c;
   const Eigen::Vector3d centre = Centre(q);
@@ -90,10 +96,17 @@ void EllipsoidWallImpact::PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref
 }
 
 Eigen::SparseMatrix<double> EllipsoidWallImpact::PotentialHessian(const Eigen::VectorXd& q) const {
+  SparseEntries entries;
+  AppendPotentialHessianEntries(q, entries);
   Eigen::SparseMatrix<double> hess(3, 3);
+  hess.setFromTriplets(entries.begin(), entries.end());
+  return hess;
+}
+
+void EllipsoidWallImpact::AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
   const auto g = EvaluateEllipsoidPlane(p_.shape, Centre(q), RotationY(q[2]), Wall());
   const double z = q[1];
-  if (!(g.delta > 0.0 && g.t < 2.0)) return hess;
+  if (!(g.delta > 0.0 && g.t < 2.0)) return;
   const double a2 = p_.shape.semi_axes[0] * p_.shape.semi_axes[0];
   const double c2 = p_.shape.semi_axes[2] * p_.shape.semi_axes[2];
   const double k = p_.K_n * std::numbers::pi * p_.shape.semi_axes.prod();
@@ -104,24 +117,28 @@ Eigen::SparseMatrix<double> EllipsoidWallImpact::PotentialHessian(const Eigen::V
   const double v_zz = 2.0 * k * z * std::pow(H, -1.5);
   const double v_zt = -k * f_theta;
   const double v_tt = -k * z * (f_theta * P / H + f * dP / H - f * P * dH / (H * H));
-  hess.insert(1, 1) = v_zz;
-  hess.insert(1, 2) = v_zt;
-  hess.insert(2, 1) = v_zt;
-  hess.insert(2, 2) = v_tt;
-  return hess;
+  entries.emplace_back(1, 1, v_zz);
+  entries.emplace_back(2, 1, v_zt);
+  entries.emplace_back(1, 2, v_zt);
+  entries.emplace_back(2, 2, v_tt);
 }
 
 Eigen::SparseMatrix<double> EllipsoidWallImpact::DampingMatrix(const Eigen::VectorXd& q) const {
-  const auto c = ContactAt(q);
+  SparseEntries entries;
+  AppendDampingMatrixEntries(q, entries);
   Eigen::SparseMatrix<double> m(3, 3);
-  if (c.eta > 0.0) {
-    const double r = c.lever_x;
-    m.insert(1, 1) = c.eta;
-    m.insert(1, 2) = -c.eta * r;
-    m.insert(2, 1) = -c.eta * r;
-    m.insert(2, 2) = c.eta * r * r;
-  }
+  m.setFromTriplets(entries.begin(), entries.end());
   return m;
+}
+
+void EllipsoidWallImpact::AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
+  const auto c = ContactAt(q);
+  if (!(c.eta > 0.0)) return;
+  const double r = c.lever_x;
+  entries.emplace_back(1, 1, c.eta);
+  entries.emplace_back(2, 1, -c.eta * r);
+  entries.emplace_back(1, 2, -c.eta * r);
+  entries.emplace_back(2, 2, c.eta * r * r);
 }
 
 void EllipsoidWallImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {

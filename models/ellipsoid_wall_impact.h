@@ -67,6 +67,11 @@ class EllipsoidWallImpact final : public ConstantMassSystem {
   /// V_θθ = −kz ∂(fP/H)/∂θ, with ∂H/∂θ = −2P and ∂P/∂θ = (c² − a²) cos 2θ. Zero out of contact.
   Eigen::SparseMatrix<double> PotentialHessian(const Eigen::VectorXd& q) const override;
   Eigen::SparseMatrix<double> DampingMatrix(const Eigen::VectorXd& q) const override;
+  // The allocation-free forms the implicit schemes use (the matrices above are built from them).
+  void WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const override;
+  void AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  std::size_t MaxSparseEntries() const override { return 4; }
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   double DissipationPower(const MechanicalState& s) const override;
   bool velocity_dependent_forces() const override { return damping_.damping_ratio() > 0.0; }

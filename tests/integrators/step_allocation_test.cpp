@@ -324,11 +324,12 @@ TEST_CASE("sparse Newton path (newton_linear_solver direct): allocations per ste
 
 namespace impactlab {
 
-TEST_CASE("implicit steps allocate nothing on the frictional contact models (sphere_wall, sphere_pair, ellipse_box, "
-          "sphere_assembly)") {
+TEST_CASE("implicit steps allocate nothing on the rigid-body contact models (sphere_wall, sphere_pair, ellipse_box, "
+          "ellipsoid_wall, sphere_assembly)") {
   // The models with friction and spin, built from their scenario files as `impactlab run` builds them: the midpoint
   // family through the contact seam (SolveDiscreteContactStep), EFDA through its fixed point, the Newmark family in
-  // its acceleration form (dense forward difference, ≤ 24 unknowns). Every step after the first is counted, through
+  // its acceleration form (dense forward difference, ≤ 24 unknowns); and the ellipsoid on its wall (ECC volume law,
+  // a ConstantMassSystem: the schemes' force forms on its analytic Hessian). Every step after the first is counted, through
   // free flight up to the first contact (checked between steps, outside the counting windows) and 300 steps beyond.
   // Not here: ellipse_box_mindlin, whose radius-bound tangential law builds a law object for every contact radius
   // other than its reference one (RadiusBoundTangentialLaw::LawFor), and the Newmark family's grouped difference on
@@ -338,7 +339,7 @@ TEST_CASE("implicit steps allocate nothing on the frictional contact models (sph
     bool newmark;  // the 27-sphere packing: the Newmark family's grouped difference allocates (measured, not here)
   };
   for (const Case& c : {Case{"sphere_wall_kharaz", true}, Case{"sphere_wall_thornton", true}, Case{"sphere_pair", true},
-                        Case{"ellipse_box", true}, Case{"sphere_assembly", false}}) {
+                        Case{"ellipse_box", true}, Case{"ellipsoid_wall", true}, Case{"sphere_assembly", false}}) {
     RunRequest request;
     request.scenario = LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/" + c.scenario + ".toml");
     request.integrators = {"simo_tarnow", "gonzalez_dg", "gonzalez_dg_invariant", "implicit_midpoint", "efda"};
