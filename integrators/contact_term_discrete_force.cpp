@@ -124,7 +124,7 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   // All terms, or the structure's broad phase (ascending, so the same order of summation: the skipped terms
   // are exactly those that would `continue` below).
   const std::vector<ContactTerm>& terms = structure.ContactTerms();
-  const std::optional<std::vector<int>> subset = structure.CandidateTermsBetween(q0, q1);
+  const std::vector<int>* subset = structure.CandidateTermsBetween(q0, q1);
   const size_t count = subset ? subset->size() : terms.size();
   // A system of at most 3 unknowns whose solver reads the dense form gets ∂F̄/∂q₁ summed straight into it
   // (NewtonJacobian::small): the same additions in the same order as setFromTriplets' sums of duplicates, from 0.

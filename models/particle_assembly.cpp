@@ -60,66 +60,85 @@ ParticleAssembly::ParticleAssembly(int dim, std::vector<double> masses, std::vec
 
 std::vector<int> ParticleAssembly::CandidateTerms(const Eigen::VectorXd& q) const {
   std::vector<int> active;
-  const Eigen::VectorXd x = reference_ + q;
+  CandidateTerms(q, active);
+  return active;
+}
+
+void ParticleAssembly::CandidateTerms(const Eigen::VectorXd& q, std::vector<int>& active) const {
+  // Per-thread storage (the model is const and may be shared between threads): the positions, the cell list's
+  // buffers and its pairs; every list is given room for all terms, so none grows inside a step.
+  thread_local Eigen::VectorXd x;
+  thread_local CellList cells;
+  thread_local std::vector<std::pair<int, int>> near;
+  active.clear();
+  active.reserve(terms_.size());
+  x = reference_ + q;
   if (!x.allFinite() || terms_.empty()) {  // NaN/Inf state: the full loop (it propagates the NaN as before)
     active.resize(terms_.size());
     for (size_t k = 0; k < terms_.size(); ++k) active[k] = static_cast<int>(k);
-    return active;
+    return;
   }
-  const std::vector<std::pair<int, int>> near =
-      CellList::PairsWithin(dim_, std::span<const double>(x.data(), static_cast<size_t>(x.size())), cutoff_);
+  near.reserve(terms_.size());
+  cells.Pairs(dim_, std::span<const double>(x.data(), static_cast<size_t>(x.size())), cutoff_, near);
   for (const auto& [i, j] : near) {
     const auto& p = partners_[static_cast<size_t>(i)];
     for (auto it = std::lower_bound(p.begin(), p.end(), std::make_pair(j, -1)); it != p.end() && it->first == j; ++it)
       active.push_back(it->second);
   }
   std::sort(active.begin(), active.end());  // the order of the full loop
-  return active;
 }
 
-std::optional<std::vector<int>> ParticleAssembly::CandidateTermsBetween(const Eigen::VectorXd& q0,
-                                                                         const Eigen::VectorXd& q1) const {
-  if (!broad_phase_) return std::nullopt;
-  const std::vector<int> a = CandidateTerms(q0), b = CandidateTerms(q1);
-  std::vector<int> both;
-  both.reserve(a.size() + b.size());
+const std::vector<int>* ParticleAssembly::CandidateTermsBetween(const Eigen::VectorXd& q0,
+                                                                const Eigen::VectorXd& q1) const {
+  if (!broad_phase_) return nullptr;
+  thread_local std::vector<int> a, b, both;
+  CandidateTerms(q0, a);
+  CandidateTerms(q1, b);
+  both.clear();
+  both.reserve(2 * terms_.size());
   std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
-  return both;
+  return &both;
 }
 
 double ParticleAssembly::Potential(const Eigen::VectorXd& q) const {
   if (!broad_phase_) return StructurePotential(*this, q);
-  const std::vector<int> active = CandidateTerms(q);
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(q, active);
   return StructurePotential(*this, q, &active);
 }
 
 void ParticleAssembly::PotentialGradient(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> g) const {
   if (!broad_phase_) return StructurePotentialGradient(*this, q, g);
-  const std::vector<int> active = CandidateTerms(q);
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(q, active);
   StructurePotentialGradient(*this, q, g, &active);
 }
 
 Eigen::SparseMatrix<double> ParticleAssembly::PotentialHessian(const Eigen::VectorXd& q) const {
   if (!broad_phase_) return StructurePotentialHessian(*this, q);
-  const std::vector<int> active = CandidateTerms(q);
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(q, active);
   return StructurePotentialHessian(*this, q, &active);
 }
 
 Eigen::SparseMatrix<double> ParticleAssembly::DampingMatrix(const Eigen::VectorXd& q) const {
   if (!broad_phase_) return StructureDampingMatrix(*this, q);
-  const std::vector<int> active = CandidateTerms(q);
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(q, active);
   return StructureDampingMatrix(*this, q, &active);
 }
 
 void ParticleAssembly::AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
   if (!broad_phase_) return AppendStructurePotentialHessianEntries(*this, q, entries);
-  const std::vector<int> active = CandidateTerms(q);
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(q, active);
   AppendStructurePotentialHessianEntries(*this, q, entries, &active);
 }
 
 void ParticleAssembly::AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
   if (!broad_phase_) return AppendStructureDampingMatrixEntries(*this, q, entries);
-  const std::vector<int> active = CandidateTerms(q);
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(q, active);
   AppendStructureDampingMatrixEntries(*this, q, entries, &active);
 }
 

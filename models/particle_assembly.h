@@ -50,10 +50,11 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   /// Indices of the terms whose bodies are within the broad-phase cutoff at q, ascending (for tests); every
   /// term with δ > 0 is among them. Falls back to every term when a coordinate is not finite.
   std::vector<int> CandidateTerms(const Eigen::VectorXd& q) const;
-  /// CandidateTerms(q0) ∪ CandidateTerms(q1), ascending (nullopt, i.e. every term, with the broad phase off):
+  /// The same into `active` (cleared first); with per-thread storage for the cell list, no allocation once sized.
+  void CandidateTerms(const Eigen::VectorXd& q, std::vector<int>& active) const;
+  /// CandidateTerms(q0) ∪ CandidateTerms(q1), ascending (nullptr, i.e. every term, with the broad phase off):
   /// the conserving schemes' discrete gradient then also skips the far pairs, bitwise identically.
-  std::optional<std::vector<int>> CandidateTermsBetween(const Eigen::VectorXd& q0,
-                                                        const Eigen::VectorXd& q1) const override;
+  const std::vector<int>* CandidateTermsBetween(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const override;
   bool velocity_dependent_forces() const override { return damped_; }
   /// q̇ = v, no normalisation, no history; no dissipation when undamped (system/default_hooks.h).
   DefaultHooks default_hooks() const override { return {true, true, true, !damped_}; }

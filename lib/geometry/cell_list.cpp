@@ -62,12 +62,16 @@ void CellList::Pairs(int dim, std::span<const double> x, double cutoff, std::vec
     cell_coordinates(i);
     cell_of_[static_cast<size_t>(i)] = static_cast<int>(c[0] + cells[0] * (c[1] + cells[1] * c[2]));
   }
+  // Room for the largest grid this n allows (≤ 4n + 8 cells), so a reused list never grows when the box changes.
+  cell_start_.reserve(static_cast<size_t>(max_cells) + 2);
   cell_start_.assign(static_cast<size_t>(num_cells_) + 1, 0);
   for (int i = 0; i < n; ++i) ++cell_start_[static_cast<size_t>(cell_of_[static_cast<size_t>(i)]) + 1];
   for (size_t k = 1; k < cell_start_.size(); ++k) cell_start_[k] += cell_start_[k - 1];
   cell_items_.resize(static_cast<size_t>(n));
   {
-    std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
+    std::vector<int>& fill = fill_;  // the next free slot of each cell
+    fill.reserve(cell_start_.capacity());
+    fill.assign(cell_start_.begin(), cell_start_.end() - 1);
     for (int i = 0; i < n; ++i) cell_items_[static_cast<size_t>(fill[static_cast<size_t>(cell_of_[static_cast<size_t>(i)])]++)] = i;
   }
 

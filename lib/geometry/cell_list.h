@@ -36,7 +36,7 @@ class CellList {
   long num_cells() const { return num_cells_; }
 
  private:
-  std::vector<int> cell_of_, cell_start_, cell_items_, partners_;
+  std::vector<int> cell_of_, cell_start_, cell_items_, partners_, fill_;
   long num_cells_ = 0;
 };
 

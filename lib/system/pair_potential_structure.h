@@ -56,12 +56,12 @@ class PairPotentialStructure {
   virtual const Eigen::VectorXd& LinearPotentialCoefficientsRef() const;
   /// Optional broad phase for the discrete gradient between two configurations
   /// (integrators/contact_term_discrete_force.h): ascending indices into ContactTerms() of every term that
-  /// can contribute there (for a pair term: δ > 0 at q0 or at q1), or nullopt (the default) for all terms.
-  virtual std::optional<std::vector<int>> CandidateTermsBetween(const Eigen::VectorXd& q0,
-                                                                const Eigen::VectorXd& q1) const {
+  /// can contribute there (for a pair term: δ > 0 at q0 or at q1), or nullptr (the default) for all terms. The list
+  /// lives in the structure's per-thread storage: valid on the calling thread until its next call.
+  virtual const std::vector<int>* CandidateTermsBetween(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const {
     (void)q0;
     (void)q1;
-    return std::nullopt;
+    return nullptr;
   }
 };
 
