@@ -78,6 +78,7 @@ void CellList::Pairs(int dim, std::span<const double> x, double cutoff, std::vec
   // For each point i, the partners j > i in the 3^dim cells around its own; Σ_d (x_i,d − x_j,d)² ≤ cutoff².
   const double cutoff2 = cutoff * cutoff;
   const long r1 = dim >= 2 ? 1 : 0, r2 = dim >= 3 ? 1 : 0;
+  partners_.reserve(static_cast<size_t>(n));  // a point's partners never outgrow a reused list
   for (int i = 0; i < n; ++i) {
     cell_coordinates(i);
     partners_.clear();

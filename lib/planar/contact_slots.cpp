@@ -37,9 +37,12 @@ void ContactSlots::Candidates(const std::vector<double>& radii, const std::vecto
   // test of CandidatesAllPairs on those pairs only; sorted and deduplicated → the same slots, ascending.
   const double r_max = *std::max_element(radii.begin(), radii.begin() + n);
   const double cutoff = 2.0 * r_max * (1.0 + 1e-6);
-  std::vector<double> x(static_cast<size_t>(2 * n));
-  std::vector<std::pair<int, int>> near;
-  CellList cells;
+  // Per-thread storage (the slots are const and may be shared between threads): no allocation once sized.
+  thread_local std::vector<double> x;
+  thread_local std::vector<std::pair<int, int>> near;
+  thread_local CellList cells;
+  x.resize(static_cast<size_t>(2 * n));
+  near.reserve(static_cast<size_t>(num_slots()));
   const size_t first_pair = out.size();
   for (const Eigen::VectorXd* q : {&q_a, &q_b}) {
     for (int i = 0; i < n; ++i) {
