@@ -306,7 +306,7 @@ TEST_CASE("implicit steps on 100- and 1000-bead chains allocate nothing after a 
   }
 }
 
-TEST_CASE("EFDA on a 64-disk cloud (cell-list broad phase) allocates nothing; the Newton schemes' solvers do") {
+TEST_CASE("EFDA on a 64-disk cloud (cell-list broad phase) allocates nothing, the Newton schemes' solvers do") {
   // 128 unknowns and 2 016 pair terms: the broad phase's cell list keeps its buffers per thread, so EFDA (a fixed point,
   // no linear system) allocates nothing. The Newton-based schemes solve a 128 × 128 system that is not banded: Eigen's
   // SparseLU (kAuto) allocates in its factorize, Eigen's BiCGSTAB its work vectors in each solve. Printed, not asserted.
@@ -361,7 +361,7 @@ TEST_CASE("sparse Newton path (newton_linear_solver direct): allocations per ste
 namespace impactlab {
 
 TEST_CASE("implicit steps allocate nothing on the rigid-body contact models (sphere_wall, sphere_pair, ellipse_box, "
-          "ellipsoid_wall; EFDA on 20 ellipses)") {
+          "ellipsoid_wall, and EFDA on 20 ellipses)") {
   // The models with friction and spin, built from their scenario files as `impactlab run` builds them: the midpoint
   // family through the contact seam (SolveDiscreteContactStep), EFDA through its fixed point, the Newmark family in
   // its acceleration form (dense forward difference, ≤ 24 unknowns); and the ellipsoid on its wall (ECC volume law,
