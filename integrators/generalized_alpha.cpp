@@ -69,8 +69,8 @@ class GeneralizedAlphaResidual final : public NewtonSystem {
       const SparseTerm outer[1] = {{&w.stiffness, 1.0 - p_.alpha_f, false}};
       SparseCombine(n, outer, 1, j->matrix);  // (1 − α_f)(…)
       // + the inertia diagonal, added as `mass + (…)` adds it (x + 0 where the other side has no entry)
-      w.damping_v = (1.0 - p_.alpha_m) * m / (p_.beta * h_ * h_);
-      AddDiagonal(j->matrix, w.damping_v);
+      w.inertia = (1.0 - p_.alpha_m) * m / (p_.beta * h_ * h_);
+      AddDiagonal(j->matrix, w.inertia);
       j->u.resize(0);
       j->w.resize(0);
     }
@@ -243,14 +243,12 @@ StepResult GeneralizedAlpha::DoAccelerationFormStep(const MechanicalSystem& syst
 
 void GeneralizedAlpha::ReserveForceForm(const ConstantMassSystem& system, Eigen::Index n) {
   GeneralizedAlphaWorkspace& w = force_;
-  for (Eigen::VectorXd* v : {&w.mass, &w.a0, &w.g0, &w.f0, &w.fe0, &w.fe1, &w.f_ext, &w.d1, &w.damping_v, &w.a1, &w.v1,
-                             &w.g1, &w.f1})
+  for (Eigen::VectorXd* v : {&w.mass, &w.a0, &w.g0, &w.f0, &w.fe0, &w.fe1, &w.f_ext, &w.d1, &w.damping_v, &w.inertia,
+                             &w.a1, &w.v1, &w.g1, &w.f1})
     if (v->size() != n) v->resize(n);
   // Room for the model's whole contact list (the pattern once every contact has closed): C and ∇²V have at most
   // `bound` entries each, J = diag + (1 − α_f)(∇²V + γ/(βh) C) at most 2 · bound + n.
-  std::size_t bound = system.MaxSparseEntries();
-  if (bound == 0)
-    if (const auto* structure = as_structure_(system)) bound = StructureMaxSparseEntries(*structure);
+  const std::size_t bound = SparseEntriesBound(system, as_structure_(system));
   if (bound == w.reserved_entries && n == w.reserved_n) return;
   w.reserved_entries = bound;
   w.reserved_n = n;

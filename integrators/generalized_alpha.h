@@ -42,7 +42,7 @@ namespace impactlab {
 /// assembled on the pattern of the previous call. Never part of a result.
 struct GeneralizedAlphaWorkspace {
   NewtonWorkspace newton;
-  Eigen::VectorXd mass, a0, g0, f0, fe0, fe1, f_ext, d1, damping_v, a1, v1, g1, f1;
+  Eigen::VectorXd mass, a0, g0, f0, fe0, fe1, f_ext, d1, damping_v, inertia, a1, v1, g1, f1;
   SparseEntries entries;
   SparseAssembler start_damping_assembler, damping_assembler, hessian_assembler;
   Eigen::SparseMatrix<double> damping0, damping1, hessian, stiffness;

@@ -274,6 +274,11 @@ void DiscreteForceScratch::Reserve(std::size_t entries_bound, Eigen::Index n) {
     if (p.size() != n) p.resize(n);
 }
 
+std::size_t SparseEntriesBound(const ConstantMassSystem& system, const PairPotentialStructure* structure) {
+  const std::size_t bound = system.MaxSparseEntries();
+  return bound == 0 && structure ? StructureMaxSparseEntries(*structure) : bound;
+}
+
 void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]) {
   if (need) {
     if (v.size() == n) return;
@@ -293,9 +298,7 @@ void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system
     if (v->size() != n) v->resize(n);
   // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
   // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
-  std::size_t bound = system.MaxSparseEntries();
-  if (bound == 0)
-    if (const auto* s = as_structure_(system)) bound = StructureMaxSparseEntries(*s);
+  const std::size_t bound = SparseEntriesBound(system, as_structure_(system));
   if (bound == w.reserved_entries && n == w.reserved_n) return;
   w.reserved_entries = bound;
   w.reserved_n = n;

@@ -158,6 +158,11 @@ NewtonReport SolveDiscreteContactStep(const DiscreteContactSystem& contacts, con
                                       Eigen::VectorXd& q1, double h, DiscreteGradientForm form,
                                       const NewtonOptions& options, DiscreteContactStep& step, long& evaluations);
 
+/// An upper bound on the entries of ∇²V or C (ConstantMassSystem::MaxSparseEntries, else the pair structure's
+/// StructureMaxSparseEntries when `structure` is the model's PairPotentialStructure; 0 when neither knows): the implicit
+/// schemes size their Jacobian storage with it.
+std::size_t SparseEntriesBound(const ConstantMassSystem& system, const PairPotentialStructure* structure);
+
 /// The ConstantMassSystem behind `system`, or InvalidParameter naming the integrator.
 const ConstantMassSystem& RequireConstantMassSystem(const MechanicalSystem& system, const std::string& integrator);
 
