@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "core/errors.h"
-#include "integrators/rigid_body_contact_step.h"
 #include "system/rigid_body_system.h"
 #include "system/rigid_rotation_system.h"
 
@@ -24,8 +23,9 @@ Eigen::Matrix3d Hat(const Eigen::Vector3d& x) {
 // steps, measured; docs/rotation.md §3, "Round-off").
 class MidpointEulerResidual final : public NewtonSystem {
  public:
-  MidpointEulerResidual(const Eigen::Vector3d& inertia, const Eigen::Vector3d& pi0, double h)
-      : inertia_(inertia), inv_(inertia.cwiseInverse()), pi0_(pi0), h_(h) {}
+  MidpointEulerResidual(const Eigen::Vector3d& inertia, const Eigen::Vector3d& pi0, double h,
+                        RigidBodyStepWorkspace& work)
+      : inertia_(inertia), inv_(inertia.cwiseInverse()), pi0_(pi0), h_(h), work_(work) {}
   double Evaluate(const Eigen::VectorXd& x, Eigen::VectorXd& r, NewtonJacobian* j) override {
     const Eigen::Vector3d pi = x.head<3>();
     const Eigen::Vector3d omega = pi.cwiseQuotient(inertia_);
@@ -34,7 +34,7 @@ class MidpointEulerResidual final : public NewtonSystem {
     if (j) {
       const Eigen::Matrix3d dense =
           Eigen::Matrix3d::Identity() - 0.5 * h_ * (Hat(pi) * inv_.asDiagonal() - Hat(omega));
-      j->matrix = dense.sparseView(0.0, 0.0);
+      AssembleNonzeros(dense, work_.entries, work_.assembler, j->matrix);  // dense.sparseView(0.0, 0.0)
       j->u.resize(0);
       j->w.resize(0);
     }
@@ -44,6 +44,7 @@ class MidpointEulerResidual final : public NewtonSystem {
  private:
   Eigen::Vector3d inertia_, inv_, pi0_;
   double h_;
+  RigidBodyStepWorkspace& work_;
 };
 
 }  // namespace
@@ -71,7 +72,7 @@ StepResult LiePoissonMidpoint::DoStep(const MechanicalSystem& system, Mechanical
   if (const auto* loaded = dynamic_cast<const RigidBodySystem*>(&system)) {
     // The step commits the history itself (the tangential law's step on the slip the balances used,
     // DiscreteTangentialLoad); UpdateHistory, the explicit schemes' return mapping, would apply it a second time.
-    return RigidBodyContactStep(*loaded, state, h, newton_, stats_, name());
+    return RigidBodyContactStep(*loaded, state, h, newton_, stats_, kName, work_);
   }
   const auto* body = dynamic_cast<const RigidRotationSystem*>(&system);
   if (!body)
@@ -88,9 +89,11 @@ StepResult LiePoissonMidpoint::DoStep(const MechanicalSystem& system, Mechanical
   }
   const Eigen::Vector3d inertia = body->PrincipalMoments();
   const Eigen::Vector3d pi0 = inertia.cwiseProduct(state.v.head<3>());
-  MidpointEulerResidual residual(inertia, pi0, h);
-  Eigen::VectorXd x = pi0 + 0.5 * h * pi0.cross(state.v.head<3>());  // explicit half step as predictor
-  const NewtonReport rep = SolveNewton(residual, x, pi0.lpNorm<Eigen::Infinity>() + 1e-300, newton_);
+  work_.Reserve(3);
+  MidpointEulerResidual residual(inertia, pi0, h, work_);
+  Eigen::VectorXd& x = work_.y;
+  x = pi0 + 0.5 * h * pi0.cross(state.v.head<3>());  // explicit half step as predictor
+  const NewtonReport& rep = SolveNewton(residual, x, pi0.lpNorm<Eigen::Infinity>() + 1e-300, newton_, work_.newton);
   stats_.newton_iterations += rep.iterations;
   stats_.jacobian_evaluations += rep.jacobian_evaluations;
   stats_.rhs_evaluations += rep.iterations + 1;

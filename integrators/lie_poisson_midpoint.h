@@ -27,20 +27,25 @@
 // (integrators/rigid_body_contact_step.h; docs/rotation.md §6, §7). Any other model is refused with InvalidParameter naming what is missing.
 #pragma once
 
+#include <string_view>
+
 #include "integrators/integrator.h"
 #include "integrators/newton_solver.h"
+#include "integrators/rigid_body_contact_step.h"
 
 namespace impactlab {
 
 class LiePoissonMidpoint final : public Integrator {
  public:
   explicit LiePoissonMidpoint(NewtonOptions newton = {});
-  std::string name() const override { return "lie_poisson_midpoint"; }
+  static constexpr std::string_view kName = "lie_poisson_midpoint";
+  std::string name() const override { return std::string(kName); }
   IntegratorTraits traits() const override;
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;
   NewtonOptions newton_;
+  RigidBodyStepWorkspace work_;  // kept between steps: a step allocates nothing once sized
 };
 
 }  // namespace impactlab

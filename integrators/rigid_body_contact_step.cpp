@@ -23,8 +23,11 @@ struct RigidBodyStepTrial {
 //   R_v = v_{n+1} − v_n − (h/m) F̄,    R_ω = ℓ (Π_{n+½} − Π_n − (h/2)(Π_{n+½} × Ω_{n+½} + τ̄)) ./ I
 class RigidBodyContactResidual final : public NewtonSystem {
  public:
-  RigidBodyContactResidual(const RigidBodySystem& body, const MechanicalState& s0, double h)
-      : body_(body), before_(s0), h_(h), mass_(body.Mass()), inertia_(body.PrincipalMoments()), z_trial_(s0.z) {
+  RigidBodyContactResidual(const RigidBodySystem& body, const MechanicalState& s0, double h,
+                           RigidBodyStepWorkspace& work)
+      : body_(body), before_(s0), h_(h), mass_(body.Mass()), inertia_(body.PrincipalMoments()), z_trial_(work.z_trial),
+        work_(work) {
+    z_trial_ = s0.z;
     length_ = std::sqrt(inertia_.maxCoeff() / mass_);
     x0_ = s0.q.head<3>();
     q0_ = Eigen::Quaterniond(s0.q[3], s0.q[4], s0.q[5], s0.q[6]).normalized();
@@ -41,11 +44,10 @@ class RigidBodyContactResidual final : public NewtonSystem {
   const Eigen::VectorXd& z_trial() const { return z_trial_; }
 
   /// Explicit predictor: v_n + (h/m) F_c(n), Ω_n + (h/2) I⁻¹(Π_n × Ω_n + τ_c(n)).
-  Eigen::VectorXd Predictor() const {
-    Eigen::VectorXd y(6);
+  void Predictor(Eigen::VectorXd& y) const {
+    y.resize(6);
     y.head<3>() = v0_ + (h_ / mass_) * load0_.force;
     y.tail<3>() = length_ * (omega0_ + 0.5 * h_ * (pi0_.cross(omega0_) + load0_.torque_body).cwiseQuotient(inertia_));
-    return y;
   }
 
   // Residual only; returns its scale.
@@ -114,7 +116,9 @@ class RigidBodyContactResidual final : public NewtonSystem {
                              length_ * h_ * load0_.torque_body.cwiseQuotient(inertia_).lpNorm<Eigen::Infinity>() +
                              1e-12;
       Eigen::Matrix<double, 6, 6> dense;
-      Eigen::VectorXd yp = y, ym = y, rp, rm;
+      Eigen::VectorXd &yp = work_.probe_plus, &ym = work_.probe_minus, &rp = work_.r_plus, &rm = work_.r_minus;
+      yp = y;
+      ym = y;
       for (int i = 0; i < 6; ++i) {
         const double step = 6e-6 * std::max(std::abs(y[i]), typical);
         yp[i] = y[i] + step;
@@ -124,7 +128,7 @@ class RigidBodyContactResidual final : public NewtonSystem {
         dense.col(i) = (rp - rm) / (yp[i] - ym[i]);
         yp[i] = ym[i] = y[i];
       }
-      j->matrix = dense.sparseView(0.0, 0.0);
+      AssembleNonzeros(dense, work_.entries, work_.assembler, j->matrix);  // dense.sparseView(0.0, 0.0)
       j->u.resize(0);
       j->w.resize(0);
       evaluations_ += 12;
@@ -143,26 +147,40 @@ class RigidBodyContactResidual final : public NewtonSystem {
   Eigen::Quaterniond q0_;
   Eigen::Matrix3d r0_;
   RigidBodyLoad load0_;
-  mutable Eigen::VectorXd z_trial_;  // sized once per step: no allocation in the Newton loop
+  Eigen::VectorXd& z_trial_;  // the workspace's: no allocation in the Newton loop
+  RigidBodyStepWorkspace& work_;
   long evaluations_ = 0;
 };
 
 }  // namespace
 
+void RigidBodyStepWorkspace::Reserve(Eigen::Index n) {
+  if (sized_n == n) return;
+  sized_n = n;
+  newton.Reserve(n);
+  newton.ReserveJacobian(n * n);
+  for (Eigen::VectorXd* v : {&y, &r, &probe_plus, &probe_minus, &r_plus, &r_minus}) v->resize(n);
+  entries.reserve(static_cast<std::size_t>(n * n));
+  assembler.ReserveEntries(static_cast<std::size_t>(n * n), n);
+}
+
 StepResult RigidBodyContactStep(const RigidBodySystem& body, MechanicalState& state, double h,
-                                const NewtonOptions& newton, StepStatistics& stats, const std::string& name) {
+                                const NewtonOptions& newton, StepStatistics& stats, std::string_view name,
+                                RigidBodyStepWorkspace& workspace) {
   StepResult result;
   if (state.q.size() != 7 || state.v.size() != 6) {
     result.status = StepStatus::kFailed;
     result.cause = StepFailureCause::kUnsupportedState;
-    result.message = name + ": expects q = (x_G [3], quaternion [4]), v = (v_G [3], body angular velocity [3])";
+    result.message = std::string(name) + ": expects q = (x_G [3], quaternion [4]), v = (v_G [3], body angular velocity [3])";
     return result;
   }
-  RigidBodyContactResidual residual(body, state, h);
-  Eigen::VectorXd y = residual.Predictor();
+  workspace.Reserve(6);
+  RigidBodyContactResidual residual(body, state, h, workspace);
+  Eigen::VectorXd& y = workspace.y;
+  residual.Predictor(y);
   const double step_scale = state.v.head<3>().lpNorm<Eigen::Infinity>() +
                             residual.length() * state.v.tail<3>().lpNorm<Eigen::Infinity>() + 1e-300;
-  const NewtonReport rep = SolveNewton(residual, y, step_scale, newton);
+  const NewtonReport& rep = SolveNewton(residual, y, step_scale, newton, workspace.newton);
   stats.newton_iterations += rep.iterations;
   stats.jacobian_evaluations += rep.jacobian_evaluations;
   stats.rhs_evaluations += residual.evaluations();
@@ -171,12 +189,11 @@ StepResult RigidBodyContactStep(const RigidBodySystem& body, MechanicalState& st
   if (!rep.converged) {
     result.status = StepStatus::kRetrySmallerStep;
     result.cause = rep.cause;
-    result.message = name + ": " + rep.message;
+    result.message = std::string(name) + ": " + rep.message;
     return result;
   }
   RigidBodyStepTrial t;
-  Eigen::VectorXd r;
-  residual.Residual(y, r, &t);
+  residual.Residual(y, workspace.r, &t);
   const Eigen::Vector3d inertia = body.PrincipalMoments();
   const Eigen::Vector3d pi0 = inertia.cwiseProduct(state.v.tail<3>());
   const Eigen::Vector3d pi1 = 2.0 * t.pi_half - pi0;

@@ -39,15 +39,32 @@
 // central-difference Jacobian (6 × 6; the ECC volume potential has no cheap Hessian in rotations).
 #pragma once
 
+#include <string_view>
+
 #include "integrators/integrator.h"
 #include "integrators/newton_solver.h"
 #include "system/rigid_body_system.h"
+#include "system/sparse_assembly.h"
 
 namespace impactlab {
 
+/// Everything a rigid-body step stores (Newton's workspace, the unknowns, the difference probes, the Jacobian's
+/// entries and the history of the trial), kept by the integrator between steps: a step allocates nothing once
+/// `Reserve` has sized it (tests/integrators/step_allocation_test.cpp). Also the free body's (lie_poisson_midpoint.h).
+struct RigidBodyStepWorkspace {
+  /// Sizes everything for n unknowns (no-op when already sized).
+  void Reserve(Eigen::Index n);
+  NewtonWorkspace newton;
+  Eigen::VectorXd y, r, probe_plus, probe_minus, r_plus, r_minus, z_trial;
+  SparseEntries entries;  ///< the dense Jacobian's nonzero entries (AssembleNonzeros)
+  SparseAssembler assembler;
+  Eigen::Index sized_n = -1;
+};
+
 /// Advances `state` (q = (x_G, quaternion), v = (v_G, Ω)) by h. On a non-accepted status the caller restores it.
-/// `name` prefixes failure messages; `stats` collects Newton counts.
+/// `name` prefixes failure messages (a view: no string is built unless the step fails); `stats` collects Newton counts.
 StepResult RigidBodyContactStep(const RigidBodySystem& body, MechanicalState& state, double h,
-                                const NewtonOptions& newton, StepStatistics& stats, const std::string& name);
+                                const NewtonOptions& newton, StepStatistics& stats, std::string_view name,
+                                RigidBodyStepWorkspace& workspace);
 
 }  // namespace impactlab

@@ -270,10 +270,8 @@ void EllipsoidWallImpact3D::UpdateHistory(const MechanicalState& before, Mechani
       m.moved ? SlipIncrement(m.dx, m.theta, m.centre_mid, m.rotation_mid) : Eigen::Vector3d::Zero();
   const double radius =
       g.in_contact() && !(before.z[EllipsoidWallFriction::kRadius] > 0.0) ? RadiusAtCommitted(before.z) : 0.0;
-  Eigen::VectorXd z(before.z.size());
-  friction_->Step(g.delta, normal_force, slip, radius, before.z, &z);
-  z.segment<7>(EllipsoidWallFriction::kConfiguration) = after.q;
-  after.z = z;
+  friction_->Step(g.delta, normal_force, slip, radius, before.z, &after.z);  // after.z ← before.z, then the step
+  after.z.segment<7>(EllipsoidWallFriction::kConfiguration) = after.q;
 }
 
 RigidBodyTangentialLoad EllipsoidWallImpact3D::DiscreteTangentialLoad(const MechanicalState& before,

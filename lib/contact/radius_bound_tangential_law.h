@@ -21,6 +21,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -48,13 +50,22 @@ struct RadiusBoundTangentialStep {
 class RadiusBoundTangentialLaw {
  public:
   /// `name` as registered; `make` must accept every R* > 0. The law for `reference_radius` (> 0) is built once
-  /// here and reused for that R*; every other R* is built on use. The history layout and μ are read from it.
+  /// here and reused for that R*; every other R* is built on first use and kept in a small per-thread cache
+  /// (kCachedLaws laws, least recently built evicted first), so that a contact, whose R* is frozen from first touch
+  /// to release, builds its law once and not in every evaluation (a factory call allocates: issue 19, "No heap
+  /// allocation inside an implicit step"). A law is a pure function of R*: the cache changes no result. The history
+  /// layout and μ are read from the reference law.
   RadiusBoundTangentialLaw(std::string name, TangentialLawForRadius make, double reference_radius);
+
+  /// Laws for other radii kept per thread and per law (its copies share them: the same factory).
+  static constexpr int kCachedLaws = 32;
 
   const std::string& name() const { return name_; }
   double friction_coefficient() const { return mu_; }
   int history_size() const { return law_history_; }
-  std::shared_ptr<const TangentialLaw> LawFor(double effective_radius) const;
+  std::shared_ptr<const TangentialLaw> LawFor(double effective_radius) const { return SharedLawFor(effective_radius); }
+  /// Factory calls made for radii other than the reference one, by every thread (for tests and benchmarks).
+  long laws_built() const;
 
   /// U_t of the law's history h at overlap δ for the contact's R* [J] (0 when R* ≤ 0 or δ ≤ 0).
   double StoredEnergy(double radius, std::span<const double> history, double delta) const;
@@ -67,8 +78,11 @@ class RadiusBoundTangentialLaw {
                                  const Eigen::Vector3d& slip, std::span<const double> h0, std::span<double> h1) const;
 
  private:
+  const std::shared_ptr<const TangentialLaw>& SharedLawFor(double effective_radius) const;
   std::string name_;
   TangentialLawForRadius make_;
+  std::uint64_t cache_key_ = 0;  // identifies make_ in the per-thread cache (copied with it)
+  std::shared_ptr<std::atomic<long>> built_;  // laws_built(), shared by the copies
   double reference_radius_;
   std::shared_ptr<const TangentialLaw> reference_law_;
   int law_history_ = 0;

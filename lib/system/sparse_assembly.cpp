@@ -11,6 +11,15 @@ void ReserveNonZeros(Eigen::SparseMatrix<double>& m, Eigen::Index nonzeros) {
   if (m.data().allocatedSize() < nonzeros) m.data().reserve(nonzeros - m.data().size());
 }
 
+void AssembleNonzeros(const Eigen::Ref<const Eigen::MatrixXd>& dense, SparseEntries& entries, SparseAssembler& assembler,
+                      Eigen::SparseMatrix<double>& out) {
+  entries.clear();
+  for (Eigen::Index c = 0; c < dense.cols(); ++c)
+    for (Eigen::Index i = 0; i < dense.rows(); ++i)
+      if (dense(i, c) != 0.0) entries.emplace_back(static_cast<int>(i), static_cast<int>(c), dense(i, c));
+  assembler.Assemble(dense.rows(), dense.cols(), entries, out);
+}
+
 void SparseAssembler::ReserveEntries(std::size_t entries, Eigen::Index outer) {
   for (auto* v : {&row_, &col_, &slot_, &inner_, &by_column_}) v->reserve(entries);
   first_.reserve(entries);

@@ -18,6 +18,7 @@
 // model's full contact list).
 #pragma once
 
+#include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <cstddef>
 #include <vector>
@@ -52,6 +53,12 @@ class SparseAssembler {
   bool reused_ = false;
   long patterns_built_ = 0;
 };
+
+/// out = dense.sparseView(0.0, 0.0): the nonzero entries of a small dense matrix (an exact zero, ±0.0, is dropped),
+/// through `entries` and `assembler`, which allocate nothing once they have room for rows · cols entries
+/// (SparseEntries::reserve, SparseAssembler::ReserveEntries) and `out` for as many (ReserveNonZeros).
+void AssembleNonzeros(const Eigen::Ref<const Eigen::MatrixXd>& dense, SparseEntries& entries, SparseAssembler& assembler,
+                      Eigen::SparseMatrix<double>& out);
 
 /// Makes room for `nonzeros` stored entries in m without changing its contents (no-op when it has room).
 void ReserveNonZeros(Eigen::SparseMatrix<double>& m, Eigen::Index nonzeros);

@@ -112,3 +112,61 @@ TEST_CASE("radius-bound law: the reference law is built once, bad arguments name
       RadiusBoundTangentialLaw("x", [](double) { return std::make_shared<CundallStrackLaw>(1.0, 0.1); }, 0.0),
       doctest::Contains("R_star"), InvalidParameter);
 }
+
+TEST_CASE("radius-bound law: a law for another R* is built once per thread and law, with the same physics") {
+  int built = 0;
+  auto factory = [&built](double radius) {
+    ++built;
+    return std::make_shared<MindlinIncrementalLaw>(MindlinStiffness{kShearModulus, radius}, kMu);
+  };
+  const RadiusBoundTangentialLaw law("mindlin_incremental", factory, 0.01);
+  REQUIRE(built == 1);
+  // A contact's frozen R* (first touch, then every step of the contact): one factory call.
+  const auto first = law.LawFor(0.02);
+  CHECK(built == 2);
+  CHECK(law.laws_built() == 1);
+  for (int k = 0; k < 100; ++k) CHECK(law.LawFor(0.02) == first);
+  CHECK(built == 2);
+  // The cache is keyed by the bits of R*: the next double up is another radius.
+  (void)law.LawFor(std::nextafter(0.02, 1.0));
+  CHECK(built == 3);
+  // A copy shares the factory, so its entries; another law with the same R* does not (its own factory).
+  const RadiusBoundTangentialLaw copy = law;
+  CHECK(copy.LawFor(0.02) == first);
+  CHECK(built == 3);
+  int other_built = 0;
+  const RadiusBoundTangentialLaw other(
+      "cundall_strack",
+      [&other_built](double) {
+        ++other_built;
+        return std::make_shared<CundallStrackLaw>(1.0e3, kMu);
+      },
+      0.01);
+  CHECK(other.LawFor(0.02) != first);
+  CHECK(other_built == 2);
+  CHECK(other.LawFor(0.02)->name() == "cundall_strack");
+  // More radii than the cache holds: the oldest is rebuilt, and the rebuilt law gives the same numbers.
+  for (int k = 0; k < RadiusBoundTangentialLaw::kCachedLaws; ++k) (void)law.LawFor(0.03 + 1e-4 * k);
+  const int before = built;
+  const auto rebuilt = law.LawFor(0.02);
+  CHECK(built == before + 1);
+  CHECK(rebuilt != first);
+  // k_t = 8 G* sqrt(R* δ) of the cached R*: the stored energy of a stuck spring, U = |F|²/(2 k_t) (closed form),
+  // from the cached law and from the rebuilt one, bit for bit.
+  std::array<double, 8> h0{}, h1{}, h2{};
+  const auto n = static_cast<size_t>(law.history_size());
+  REQUIRE(n <= h0.size());
+  const double delta = 1.0e-6, fn = 1.0e3;
+  const Eigen::Vector3d ds(1.0e-9, 0.0, 0.0);
+  const auto s1 = law.Step(0.02, 0.02, delta, delta, fn, fn, Eigen::Vector3d::UnitZ(), ds,
+                           std::span<const double>(h0.data(), n), std::span<double>(h1.data(), n));
+  const double kt = 8.0 * kShearModulus * std::sqrt(0.02 * delta);
+  CHECK(s1.force.x() == doctest::Approx(-kt * ds.x()).epsilon(1e-12));
+  const double u = law.StoredEnergy(0.02, std::span<const double>(h1.data(), n), delta);
+  CHECK(u == doctest::Approx(0.5 * kt * ds.x() * ds.x()).epsilon(1e-12));
+  const auto s2 = RadiusBoundTangentialLaw("mindlin_incremental", factory, 0.01)
+                      .Step(0.02, 0.02, delta, delta, fn, fn, Eigen::Vector3d::UnitZ(), ds,
+                            std::span<const double>(h0.data(), n), std::span<double>(h2.data(), n));
+  CHECK(s2.force.x() == s1.force.x());
+  CHECK(h2 == h1);
+}

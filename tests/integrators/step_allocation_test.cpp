@@ -168,6 +168,39 @@ std::vector<ModelCase> Models() {
   return cases;
 }
 
+// The registry names of the implicit schemes that run on the rigid-body contact models.
+std::vector<std::string> AllImplicitSchemes() {
+  return {"efda",    "simo_tarnow", "gonzalez_dg", "gonzalez_dg_invariant", "implicit_midpoint",
+          "newmark", "trapezoidal", "hht_alpha",   "generalized_alpha"};
+}
+
+// Every step after the first of `integrator` on `system`, through free flight up to the first contact (the overlaps,
+// read between steps outside the counting windows) and `after_contact` steps beyond; returns the allocations.
+struct ContactRun {
+  long allocations = 0;
+  bool ok = false, touched = false;
+};
+ContactRun CountThroughContact(const MechanicalSystem& system, Integrator& integrator, double dt, long after_contact) {
+  ContactRun out;
+  integrator.Reset();
+  MechanicalState s = system.InitialState();
+  bool ok = integrator.Step(system, s, dt).status == StepStatus::kAccepted;  // warm-up (sizing)
+  std::vector<double> overlap(static_cast<size_t>(system.num_contacts())), rate(overlap.size());
+  long counted_after = 0;
+  for (long k = 0; k < 200000 && ok && counted_after < after_contact; ++k) {
+    AllocationWindow w;
+    ok = integrator.Step(system, s, dt).status == StepStatus::kAccepted;
+    out.allocations += w.Stop();
+    if (!out.touched) {
+      system.ContactOverlaps(s, overlap, rate);
+      for (const double d : overlap) out.touched = out.touched || d > 0.0;
+    }
+    if (out.touched) ++counted_after;
+  }
+  out.ok = ok;
+  return out;
+}
+
 std::vector<std::unique_ptr<Integrator>> ConvertedSchemes(ImplicitSchemeOptions o = {}) {
   std::vector<std::unique_ptr<Integrator>> v;
   v.push_back(std::make_unique<SimoTarnow>(o));
@@ -367,49 +400,128 @@ TEST_CASE("implicit steps allocate nothing on the rigid-body contact models (sph
   // its acceleration form (dense forward difference, ≤ 24 unknowns); and the ellipsoid on its wall (ECC volume law,
   // a ConstantMassSystem: the schemes' force forms on its analytic Hessian). Every step after the first is counted, through
   // free flight up to the first contact (checked between steps, outside the counting windows) and 300 steps beyond.
-  // Not here: ellipse_box_mindlin, whose radius-bound tangential law builds a law object for every contact radius
-  // other than its reference one (RadiusBoundTangentialLaw::LawFor), and the sphere assembly, whose Newton systems
+  // lie_poisson_midpoint on the 3-D ellipsoid with Coulomb friction (Cundall–Strack spring at the reference R*).
+  // Not here: the radius-bound Mindlin laws at other radii (their first-touch law builds: the next case), and the
+  // sphere assembly, whose Newton systems
   // above 24 unknowns go to BiCGSTAB (Eigen's solver allocates its work vectors per solve; the Newmark family's
   // grouped difference also rebuilds its contact layout in each Jacobian). Measured in docs/performance.md.
+  enum class Schemes { kAll, kEfda, kLiePoisson };  // kEfda: 20 ellipses, 60 unknowns, Newton systems for Eigen's
+                                                   // SparseLU (allocating)
   struct Case {
     const char* scenario;
-    bool newton;  // false: 20 ellipses, 60 unknowns, Newton systems for Eigen's SparseLU (allocating): EFDA only
+    Schemes schemes;
   };
-  for (const Case& c : {Case{"sphere_wall_kharaz", true}, Case{"sphere_wall_thornton", true}, Case{"sphere_pair", true},
-                        Case{"ellipse_box", true}, Case{"ellipsoid_wall", true}, Case{"ellipses_multi", false}}) {
+  for (const Case& c : {Case{"sphere_wall_kharaz", Schemes::kAll}, Case{"sphere_wall_thornton", Schemes::kAll},
+                        Case{"sphere_pair", Schemes::kAll}, Case{"ellipse_box", Schemes::kAll},
+                        Case{"ellipsoid_wall", Schemes::kAll}, Case{"ellipses_multi", Schemes::kEfda},
+                        Case{"ellipsoid_wall_3d", Schemes::kLiePoisson}}) {
     RunRequest request;
     request.scenario = LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/" + c.scenario + ".toml");
-    request.integrators = {"efda"};
-    if (c.newton)
-      for (const char* name : {"simo_tarnow", "gonzalez_dg", "gonzalez_dg_invariant", "implicit_midpoint", "newmark",
-                               "trapezoidal", "hht_alpha", "generalized_alpha"})
-        request.integrators.emplace_back(name);
+    request.integrators = {c.schemes == Schemes::kLiePoisson ? "lie_poisson_midpoint" : "efda"};
+    if (c.schemes == Schemes::kAll) request.integrators = AllImplicitSchemes();
     PreparedRun run = PrepareScenarioRun(request);
     const MechanicalSystem& system = *run.model.system;
+    REQUIRE(system.num_contacts() > 0);  // the overlaps tell when the first contact is reached
     for (auto& integrator : run.integrators) {
       CAPTURE(std::string(c.scenario));
       CAPTURE(integrator->name());
-      MechanicalState s = system.InitialState();
-      bool ok = integrator->Step(system, s, run.options.dt).status == StepStatus::kAccepted;  // warm-up (sizing)
-      long allocations = 0;
-      REQUIRE(system.num_contacts() > 0);  // the overlaps tell when the first contact is reached
-      bool touched = false;
-      std::vector<double> overlap(static_cast<size_t>(system.num_contacts())), rate(overlap.size());
-      long after_contact = 0;
-      for (long k = 0; k < 200000 && ok && after_contact < 300; ++k) {
-        AllocationWindow w;
-        ok = integrator->Step(system, s, run.options.dt).status == StepStatus::kAccepted;
-        allocations += w.Stop();
-        if (!touched) {
-          system.ContactOverlaps(s, overlap, rate);
-          for (const double d : overlap) touched = touched || d > 0.0;
-        }
-        if (touched) ++after_contact;
-      }
-      CHECK(ok);
-      CHECK(touched);
-      CHECK(allocations == 0);
+      const ContactRun r = CountThroughContact(system, *integrator, run.options.dt, 300);
+      CHECK(r.ok);
+      CHECK(r.touched);
+      CHECK(r.allocations == 0);
     }
+  }
+}
+
+TEST_CASE("radius-bound tangential laws: a contact builds its law once, every other step allocates nothing") {
+  // The Mindlin laws of the ellipses and of the 3-D ellipsoid are bound to the R* of each contact's first touch
+  // (RadiusBoundTangentialLaw): building one calls a registry factory, which allocates. The laws are kept per thread,
+  // so a second pass over the same steps (the same trajectory, bit for bit: the same radii) allocates nothing; the
+  // first pass allocates only for the builds (printed). Before the cache, a law was built in every evaluation:
+  // 521–1 240 allocations over ellipse_box_mindlin's 5 223 steps (docs/performance.md).
+  struct Case {
+    const char* scenario;
+    std::vector<std::string> overrides;
+    std::vector<std::string> integrators;
+  };
+  const std::vector<Case> cases = {
+      {"ellipse_box_mindlin", {}, AllImplicitSchemes()},
+      {"ellipses_multi_mindlin", {}, {"efda"}},  // 60 unknowns: the Newton schemes' SparseLU allocates
+      {"ellipsoid_wall_3d",
+       {"tangential_law=mindlin_integral", "mu=0.3", "G_star=3000", "v_x=0.5", "omega_y=3"},
+       {"lie_poisson_midpoint"}}};
+  for (const Case& c : cases) {
+    RunRequest request;
+    request.scenario = LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/" + c.scenario + ".toml");
+    for (const auto& o : c.overrides) ApplyOverride(request.scenario, o);
+    request.integrators = c.integrators;
+    PreparedRun run = PrepareScenarioRun(request);
+    const MechanicalSystem& system = *run.model.system;
+    REQUIRE(system.num_contacts() > 0);
+    for (auto& integrator : run.integrators) {
+      CAPTURE(std::string(c.scenario));
+      CAPTURE(integrator->name());
+      const ContactRun first = CountThroughContact(system, *integrator, run.options.dt, 300);
+      const ContactRun second = CountThroughContact(system, *integrator, run.options.dt, 300);
+      MESSAGE(std::string(c.scenario) << " / " << integrator->name() << ": first pass " << first.allocations
+                         << " allocations (law builds), second pass " << second.allocations);
+      CHECK(first.ok);
+      CHECK(first.touched);
+      CHECK(second.ok);
+      CHECK(second.allocations == 0);
+    }
+  }
+}
+
+TEST_CASE("lie_poisson_midpoint on the free rigid body allocates nothing after a warm-up step") {
+  RunRequest request;
+  request.scenario = LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/free_rigid_body.toml");
+  request.integrators = {"lie_poisson_midpoint"};
+  PreparedRun run = PrepareScenarioRun(request);
+  const StepCount c = CountSteps(*run.model.system, *run.integrators[0], run.options.dt, 300);
+  CHECK(c.all_accepted);
+  CHECK(c.allocations == 0);
+}
+
+TEST_CASE("cvode_bdf allocates only inside SUNDIALS' difference-quotient Jacobian (3 per Jacobian)") {
+  // CVODE's dense difference-quotient Jacobian (cvLsDenseDQJac) clones an empty N_Vector per call (N_VCloneEmpty:
+  // 3 allocations). Everything of ours in a CVODE step (the right-hand side, the models' history updates, the event
+  // functions) allocates nothing: a step that locates no contact event allocates exactly 3 per Jacobian evaluation.
+  // A step that locates one returns it with the state at the root (StepResult::events): those allocate, counted and
+  // printed. Not here: GMRES (the bead chain above kCvodeAutoDenseLimit unknowns), whose allocations are SUNDIALS'.
+  for (const char* scenario : {"hertz_impact", "two_body", "sphere_wall_kharaz", "sphere_pair", "ellipse_box",
+                               "ellipsoid_wall", "ellipsoid_wall_3d"}) {
+    RunRequest request;
+    request.scenario = LoadScenario(std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/" + scenario + ".toml");
+    request.integrators = {"cvode_bdf"};
+    PreparedRun run = PrepareScenarioRun(request);
+    Integrator& integrator = *run.integrators[0];
+    const MechanicalSystem& system = *run.model.system;
+    MechanicalState s = system.InitialState();
+    REQUIRE(integrator.Step(system, s, run.options.dt).status == StepStatus::kAccepted);
+    long allocations = 0, jacobians = 0, event_steps = 0, event_allocations = 0;
+    bool ok = true;
+    for (int k = 0; k < 300 && ok; ++k) {
+      const long jacobians_before = integrator.statistics().jacobian_evaluations;
+      AllocationWindow w;
+      const StepResult r = integrator.Step(system, s, run.options.dt);
+      const long a = w.Stop();
+      ok = r.status == StepStatus::kAccepted;
+      if (r.events.empty()) {
+        allocations += a;
+        jacobians += integrator.statistics().jacobian_evaluations - jacobians_before;
+      } else {
+        ++event_steps;
+        event_allocations += a;
+      }
+    }
+    CAPTURE(std::string(scenario));
+    MESSAGE(std::string(scenario) << ": " << allocations << " allocations and " << jacobians
+                     << " Jacobians in the steps without events; " << event_steps << " steps with events, "
+                     << event_allocations << " allocations");
+    CHECK(ok);
+    CHECK(jacobians > 0);
+    CHECK(allocations == 3 * jacobians);
   }
 }
 
