@@ -14,7 +14,8 @@ namespace {
 constexpr double kDegree = std::numbers::pi / 180.0;
 const PlaneWall kWall{};
 
-Eigen::Quaterniond Orientation(const Eigen::VectorXd& q) {
+// q: a state's positions or the configuration slice of the history (a reference, never a copy).
+Eigen::Quaterniond Orientation(const Eigen::Ref<const Eigen::VectorXd>& q) {
   return Eigen::Quaterniond(q[3], q[4], q[5], q[6]).normalized();
 }
 
@@ -203,13 +204,13 @@ EnergyTerms EllipsoidWallImpact3D::EnergyBooks(const MechanicalState& s) const {
   return e;
 }
 
-double EllipsoidWallImpact3D::EffectiveRadius(const Eigen::VectorXd& q) const {
+double EllipsoidWallImpact3D::EffectiveRadius(const Eigen::Ref<const Eigen::VectorXd>& q) const {
   return EvaluateEllipsoidPlane(p_.shape, Eigen::Vector3d(q.head<3>()), Orientation(q).toRotationMatrix(), kWall)
       .gaussian_radius;
 }
 
 double EllipsoidWallImpact3D::RadiusAtCommitted(const Eigen::VectorXd& z) const {
-  return EffectiveRadius(z.segment<7>(EllipsoidWallFriction::kConfiguration));
+  return EffectiveRadius(z.segment<7>(EllipsoidWallFriction::kConfiguration));  // a view of z (no temporary vector)
 }
 
 Eigen::Vector3d EllipsoidWallImpact3D::SlipIncrement(const Eigen::Vector3d& dx, const Eigen::Vector3d& theta,

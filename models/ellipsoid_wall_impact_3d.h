@@ -116,7 +116,7 @@ class EllipsoidWallImpact3D final : public RigidBodySystem {
   Eigen::Vector3d TangentialForce(const MechanicalState& s) const;
   const EllipsoidWallFriction* friction() const { return friction_.get(); }
   /// ρ_G = abc/h² at positions q (7 entries) [m]: the effective radius R* of the tangential laws at first touch.
-  double EffectiveRadius(const Eigen::VectorXd& q) const;
+  double EffectiveRadius(const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
   EllipsoidWall3DContactState ContactAt(const Eigen::VectorXd& q) const;
   /// Same at centre x_G and rotation R (orthogonal, body → world).
