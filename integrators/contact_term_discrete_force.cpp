@@ -27,7 +27,8 @@ namespace {
 using Vec3 = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 3, 1>;
 using Mat3 = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 3, 3>;
 
-Vec3 Separation(const ContactTerm& t, const Eigen::VectorXd& q) {
+template <class Q>
+Vec3 Separation(const ContactTerm& t, const Q& q) {
   Vec3 d = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
   if (t.pair_offset.size() > 0) d += t.pair_offset;
   return d;
@@ -110,34 +111,18 @@ const StepStartMemo::Values& StepStartMemo::At(std::size_t index, double d0, con
   return e.values;
 }
 
-void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
-                                      const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double h,
-                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian, StepStartMemo* memo) {
-  const Eigen::Index n = q0.size();
-  out.force.setZero(n);
-  out.dissipation = 0.0;
-  // Storage reused between calls (out.scratch): no heap allocation once sized.
-  Eigen::VectorXd& magnitude = out.scratch.magnitude;  // Σ |terms| per coordinate (round-off scale)
-  magnitude.setZero(n);
-  SparseEntries& trip = out.scratch.entries;
-  trip.clear();
-  // All terms, or the structure's broad phase (ascending, so the same order of summation: the skipped terms
-  // are exactly those that would `continue` below).
-  const std::vector<ContactTerm>& terms = structure.ContactTerms();
-  const std::vector<int>* subset = structure.CandidateTermsBetween(q0, q1);
-  const size_t count = subset ? subset->size() : terms.size();
-  // A system of at most 3 unknowns whose solver reads the dense form gets ∂F̄/∂q₁ summed straight into it
-  // (NewtonJacobian::small): the same additions in the same order as setFromTriplets' sums of duplicates, from 0.
-  const bool dense = jacobian && jacobian->accepts_small && n <= kSmallJacobian;
-  if (dense) jacobian->small.setZero(n, n);
-  if (jacobian && !dense) trip.reserve(4 * count);
-  auto add = [&](Eigen::Index i, Eigen::Index j, double v) {
-    if (dense)
-      jacobian->small(i, j) += v;
-    else
-      trip.emplace_back(i, j, v);
-  };
+namespace {
 
+// The sum over the contact terms of F̄ (into `force`), Σ |terms| per coordinate (into `magnitude`) and D_n (into
+// `dissipation`), all three zero on entry, and, when `jacobian` is true, the entries of ∂F̄/∂q₁ handed to
+// add(i, j, value) in a fixed order; q₁ is any Eigen vector (the generic Eigen::VectorXd or the fixed-size storage of
+// the small-system path), the statements are the same for both.
+template <class Q1, class Vector, class Add>
+void SumContactTerms(const PairPotentialStructure& structure, const std::vector<int>* subset, DiscreteGradientForm form,
+                     const Eigen::VectorXd& q0, const Q1& q1, double h, Vector& force, Vector& magnitude,
+                     double& dissipation, bool jacobian, Add&& add, StepStartMemo* memo) {
+  const std::vector<ContactTerm>& terms = structure.ContactTerms();
+  const size_t count = subset ? subset->size() : terms.size();
   // W(δ₀), Φ(δ₀) of term k: from the memo when there is one (a pointer to them), else nullptr (evaluated inline).
   auto step_start = [&](size_t k, double d0) -> const StepStartMemo::Values* {
     return memo ? &memo->At(k, d0, *terms[k].elastic, *terms[k].damping) : nullptr;
@@ -154,12 +139,12 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       const Quotient &w = g.w, &c = g.c;
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
-      out.dissipation += c.value * dd * dd / h;
+      dissipation += c.value * dd * dd / h;
       // ∂(c̄Δδ)/∂δ₁ = Φ'(δ₁) = C(δ₁) (or C(δ_mid) in the fallback)
       const double ds = w.d_db + (c.fallback ? c.value : damper.Coefficient(d1)) / h;
       const double noise = w.noise + c.noise * std::abs(dd) / h;
       for (const auto& [i, gi] : t.wall_gradient) {
-        out.force[i] += s * gi;
+        force[i] += s * gi;
         magnitude[i] += (std::abs(s) + noise) * std::abs(gi);
         if (jacobian)
           for (const auto& [j, gj] : t.wall_gradient) add(i, j, ds * gi * gj);
@@ -185,7 +170,7 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       const Quotient &w = g.w, &c = g.c;
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
-      out.dissipation += c.value * dd * dd / h;
+      dissipation += c.value * dd * dd / h;
       const double rbar = 0.5 * (r0 + r1);
       fb = -s * dmid / rbar;  // F̄_b = s ∇̄_b δ
       noise = (w.noise + c.noise * std::abs(dd) / h) * dmid.norm() / rbar;
@@ -233,7 +218,7 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
       // g = ∇̄δ = (Δδ/ΔC) ∇C(q_{n+½}); its work is D = (ΔΦ/ΔC) Δδ ΔC / h = ΔΦ Δδ / h ≥ 0.
       const double dd = d1 - d0, dc = exact_dc;
       const double s = w.value + c.value * dd / h;
-      out.dissipation += c.value * dd * dc / h;
+      dissipation += c.value * dd * dc / h;
       fb = 2.0 * s * dmid;
       noise = (w.noise + c.noise * std::abs(dd) / h) * 2.0 * dmid.norm();
       if (jacobian) {
@@ -243,17 +228,49 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
         block = 4.0 * ds * dmid * dv1.transpose() + s * Mat3::Identity(t.dim, t.dim);
       }
     }
-    out.force.segment(t.first_b, t.dim) += fb;
-    out.force.segment(t.first_a, t.dim) -= fb;
+    force.segment(t.first_b, t.dim) += fb;
+    force.segment(t.first_a, t.dim) -= fb;
     magnitude.segment(t.first_b, t.dim).array() += fb.cwiseAbs().array() + noise;
     magnitude.segment(t.first_a, t.dim).array() += fb.cwiseAbs().array() + noise;
     if (jacobian) AddPairBlock(t, block, add);
   }
   const Eigen::VectorXd& b = structure.LinearPotentialCoefficientsRef();
   if (b.size() > 0) {
-    out.force += b;
+    force += b;
     magnitude += b.cwiseAbs();
   }
+}
+
+}  // namespace
+
+void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
+                                      const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double h,
+                                      DiscreteForceEvaluation& out, NewtonJacobian* jacobian, StepStartMemo* memo) {
+  const Eigen::Index n = q0.size();
+  out.force.setZero(n);
+  out.dissipation = 0.0;
+  // Storage reused between calls (out.scratch): no heap allocation once sized.
+  Eigen::VectorXd& magnitude = out.scratch.magnitude;  // Σ |terms| per coordinate (round-off scale)
+  magnitude.setZero(n);
+  SparseEntries& trip = out.scratch.entries;
+  trip.clear();
+  // All terms, or the structure's broad phase (ascending, so the same order of summation: the skipped terms
+  // are exactly those that would `continue` in SumContactTerms).
+  const std::vector<int>* subset = structure.CandidateTermsBetween(q0, q1);
+  const size_t count = subset ? subset->size() : structure.ContactTerms().size();
+  // A system of at most 3 unknowns whose solver reads the dense form gets ∂F̄/∂q₁ summed straight into it
+  // (NewtonJacobian::small): the same additions in the same order as setFromTriplets' sums of duplicates, from 0.
+  const bool dense = jacobian && jacobian->accepts_small && n <= kSmallJacobian;
+  if (dense) jacobian->small.setZero(n, n);
+  if (jacobian && !dense) trip.reserve(4 * count);
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) {
+    if (dense)
+      jacobian->small(i, j) += v;
+    else
+      trip.emplace_back(i, j, v);
+  };
+  SumContactTerms(structure, subset, form, q0, q1, h, out.force, magnitude, out.dissipation, jacobian != nullptr, add,
+                  memo);
   out.scale = magnitude.lpNorm<Eigen::Infinity>();
   if (jacobian) {
     // setFromTriplets, refilled in place while the contact set (the triplets' coordinates) is unchanged.
@@ -262,6 +279,38 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
     jacobian->w.resize(0);
   }
 }
+
+template <int N>
+void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
+                                      const Eigen::VectorXd& q0, const Eigen::Matrix<double, N, 1>& q1, double h,
+                                      SmallDiscreteForce<N>& out, Eigen::Matrix<double, N, N>* jacobian,
+                                      StepStartMemo* memo) {
+  out.force.setZero();
+  out.dissipation = 0.0;
+  Eigen::Matrix<double, N, 1> magnitude = Eigen::Matrix<double, N, 1>::Zero();
+  // The broad phase reads q₁ as an Eigen::VectorXd (its interface): a copy into storage sized once.
+  if (out.q1.size() != N) out.q1.resize(N);
+  out.q1 = q1;
+  const std::vector<int>* subset = structure.CandidateTermsBetween(q0, out.q1);
+  if (jacobian) jacobian->setZero();
+  auto add = [jacobian](Eigen::Index i, Eigen::Index j, double v) { (*jacobian)(i, j) += v; };
+  SumContactTerms(structure, subset, form, q0, q1, h, out.force, magnitude, out.dissipation, jacobian != nullptr, add,
+                  memo);
+  out.scale = magnitude.template lpNorm<Eigen::Infinity>();
+}
+
+template void EvaluateContactTermDiscreteForce<1>(const PairPotentialStructure&, DiscreteGradientForm,
+                                                  const Eigen::VectorXd&, const Eigen::Matrix<double, 1, 1>&, double,
+                                                  SmallDiscreteForce<1>&, Eigen::Matrix<double, 1, 1>*,
+                                                  StepStartMemo*);
+template void EvaluateContactTermDiscreteForce<2>(const PairPotentialStructure&, DiscreteGradientForm,
+                                                  const Eigen::VectorXd&, const Eigen::Matrix<double, 2, 1>&, double,
+                                                  SmallDiscreteForce<2>&, Eigen::Matrix<double, 2, 2>*,
+                                                  StepStartMemo*);
+template void EvaluateContactTermDiscreteForce<3>(const PairPotentialStructure&, DiscreteGradientForm,
+                                                  const Eigen::VectorXd&, const Eigen::Matrix<double, 3, 1>&, double,
+                                                  SmallDiscreteForce<3>&, Eigen::Matrix<double, 3, 3>*,
+                                                  StepStartMemo*);
 
 IntegratorTraits QuotientDiscreteGradient::EnergyMomentumTraits(std::string reference, std::string damping_treatment) {
   IntegratorTraits t;
@@ -281,6 +330,11 @@ void QuotientDiscreteGradient::Prepare(const ConstantMassSystem& system) {
   structure_ = as_structure_(system);
   // A new step (a new q_n, possibly a new model): the step-start values are evaluated anew.
   if (structure_) memo_.Reset(structure_->ContactTerms().size());
+}
+
+std::optional<ContactTermForce> QuotientDiscreteGradient::contact_term_force() const {
+  if (!structure_) return std::nullopt;  // Gonzalez's Cartesian discrete gradient (ECC volume law)
+  return ContactTermForce{structure_, form_, &memo_};
 }
 
 void QuotientDiscreteGradient::EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,

@@ -59,6 +59,15 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
                                       DiscreteForceEvaluation& out, NewtonJacobian* jacobian,
                                       StepStartMemo* memo = nullptr);
 
+/// The same F̄ and ∂F̄/∂q1 on a system of N ≤ 3 unknowns in fixed-size storage (the small-system path of
+/// MidpointFamilyIntegrator): the same statements as the overload above, so bitwise the same values
+/// (tests/integrators/small_system_path_test.cpp). Instantiated for N = 1, 2, 3.
+template <int N>
+void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
+                                      const Eigen::VectorXd& q0, const Eigen::Matrix<double, N, 1>& q1, double h,
+                                      SmallDiscreteForce<N>& out, Eigen::Matrix<double, N, N>* jacobian,
+                                      StepStartMemo* memo);
+
 /// The shared machinery of the two quotient schemes (Simo–Tarnow: form kGapQuotient; Gonzalez invariant: form
 /// kInvariantQuotient): the discrete force above on pair-potential models, Gonzalez's Cartesian discrete gradient
 /// on constant-mass models whose potential is not a sum of scalar-gap terms (the ECC volume law), and the contact
@@ -77,6 +86,7 @@ class QuotientDiscreteGradient : public MidpointFamilyIntegrator {
   void Prepare(const ConstantMassSystem& system) override;
   void EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
                              double h, DiscreteForceEvaluation& out, NewtonJacobian* jacobian) const override;
+  std::optional<ContactTermForce> contact_term_force() const override;
   DiscreteGradientForm form_;
   const PairPotentialStructure* structure_ = nullptr;
   CachedDowncast<PairPotentialStructure> as_structure_;

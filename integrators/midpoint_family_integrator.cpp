@@ -1,11 +1,16 @@
 #include "integrators/midpoint_family_integrator.h"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
 
+#include <utility>
+
 #include "core/errors.h"
+#include "integrators/contact_term_discrete_force.h"
+#include "integrators/newton_iteration.h"
 #include "state/same_bits.h"
 #include "system/contact_block_difference.h"
 #include "system/discrete_contact_jacobian.h"
@@ -28,19 +33,40 @@ MidpointFamilyIntegrator::MidpointFamilyIntegrator(ImplicitSchemeOptions options
 
 namespace {
 
-// R(q₁) = (2M/h²)(Δq − h v_n) + F̄(q_n, q₁) − f_ext, J = 2M/h² + ∂F̄/∂q₁ (MidpointFamilyIntegrator's header);
-// all storage is the integrator's StepWorkspace.
-template <class Force>
-class MidpointResidual final : public NewtonSystem {
+// J += diag(2m/h²) on the generic Jacobian: the dense form (NewtonJacobian::small) with AddDiagonal's operations
+// (+ 0.0 off the diagonal), else in place on the sparse Jacobian's pattern (the values of `J += D`).
+void AddInertia(NewtonJacobian& j, const Eigen::VectorXd& inertia_diagonal) {
+  const Eigen::Index n = inertia_diagonal.size();
+  if (j.small.size() > 0) {
+    for (Eigen::Index c = 0; c < n; ++c)
+      for (Eigen::Index i = 0; i < n; ++i) j.small(i, c) = j.small(i, c) + (i == c ? inertia_diagonal[c] : 0.0);
+  } else {
+    if (j.matrix.rows() != n || j.matrix.cols() != n) j.matrix.resize(n, n);
+    j.matrix.makeCompressed();
+    AddDiagonal(j.matrix, inertia_diagonal);
+  }
+}
+// The same on the small-system path's dense N × N Jacobian (the statements of the dense form above).
+template <int N>
+void AddInertia(Eigen::Matrix<double, N, N>& j, const Eigen::Matrix<double, N, 1>& inertia_diagonal) {
+  for (Eigen::Index c = 0; c < N; ++c)
+    for (Eigen::Index i = 0; i < N; ++i) j(i, c) = j(i, c) + (i == c ? inertia_diagonal[c] : 0.0);
+}
+
+// R(q₁) = (2M/h²)(Δq − h v_n) + F̄(q_n, q₁) − f_ext, J = 2M/h² + ∂F̄/∂q₁ (MidpointFamilyIntegrator's header), over
+// the storage `Vector` of the generic path (Eigen::VectorXd, the integrator's StepWorkspace) or of the small-system
+// path (Eigen::Matrix<double, N, 1>); `force(q1, eval, jacobian)` writes F̄ (and ∂F̄/∂q₁) into `eval`.
+template <class Force, class Vector, class Evaluation>
+class MidpointResidualTerms {
  public:
-  MidpointResidual(Force force, const Eigen::VectorXd& mass, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                   const Eigen::VectorXd& f_ext, double h, const Eigen::VectorXd& inertia_diagonal,
-                   DiscreteForceEvaluation& eval, Eigen::VectorXd& evaluated_at)
+  MidpointResidualTerms(Force force, const Vector& mass, const Vector& q0, const Vector& v0, const Vector& f_ext,
+                        double h, const Vector& inertia_diagonal, Evaluation& eval, Vector& evaluated_at)
       : force_(force), m_(mass), q0_(q0), v0_(v0), f_ext_(f_ext), h_(h), inertia_diagonal_(inertia_diagonal),
         eval_(eval), evaluated_at_(evaluated_at),
-        momentum_scale_((2.0 / h) * mass.cwiseProduct(v0).lpNorm<Eigen::Infinity>()),
-        f_ext_scale_(f_ext.lpNorm<Eigen::Infinity>()) {}
-  double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
+        momentum_scale_((2.0 / h) * mass.cwiseProduct(v0).template lpNorm<Eigen::Infinity>()),
+        f_ext_scale_(f_ext.template lpNorm<Eigen::Infinity>()) {}
+  template <class Jacobian>
+  double Evaluate(const Vector& q1, Vector& r, Jacobian* j) {
     force_(q1, eval_, j);
     evaluated_at_ = q1;  // eval_ is F̄ at this q₁ (DoStep reuses it when Newton returns this very iterate)
     evaluated_ = true;
@@ -62,19 +88,10 @@ class MidpointResidual final : public NewtonSystem {
       q1_max = b > q1_max ? b : q1_max;
     }
     if (!finite) {
-      dq_max = m_.cwiseProduct(q1 - q0_).lpNorm<Eigen::Infinity>();
-      q1_max = m_.cwiseProduct(q1).lpNorm<Eigen::Infinity>();
+      dq_max = m_.cwiseProduct(q1 - q0_).template lpNorm<Eigen::Infinity>();
+      q1_max = m_.cwiseProduct(q1).template lpNorm<Eigen::Infinity>();
     }
-    if (j && j->small.size() > 0) {
-      // The dense form (NewtonJacobian::small): J += diag(2m/h²) with AddDiagonal's operations, + 0.0 off the diagonal.
-      for (Eigen::Index c = 0; c < n; ++c)
-        for (Eigen::Index i = 0; i < n; ++i) j->small(i, c) = j->small(i, c) + (i == c ? inertia_diagonal_[c] : 0.0);
-    } else if (j) {
-      // J += diag(2m/h²), in place on the Jacobian's pattern (the values of `J += D`).
-      if (j->matrix.rows() != q1.size() || j->matrix.cols() != q1.size()) j->matrix.resize(q1.size(), q1.size());
-      j->matrix.makeCompressed();
-      AddDiagonal(j->matrix, inertia_diagonal_);
-    }
+    if (j) AddInertia(*j, inertia_diagonal_);
     // The inertia term's round-off floor is set by the representation of q₁ itself (ulp(q₁) · 2m/h²),
     // not by |Δq|: include ‖m q₁‖ so that Newton stops at the floor instead of cycling below it.
     // The step-start terms (2/h)‖M v_n‖∞ and ‖f_ext‖∞ are computed once per step (constructor), summed in the
@@ -83,19 +100,32 @@ class MidpointResidual final : public NewtonSystem {
     return s;
   }
   /// True when the last evaluation of this step was made at exactly `q1` (bit for bit): `eval` is then F̄(q_n, q1).
-  bool LastEvaluatedAt(const Eigen::VectorXd& q1) const {
-    return evaluated_ && SameBits(evaluated_at_, q1);
-  }
+  bool LastEvaluatedAt(const Vector& q1) const { return evaluated_ && SameBits(evaluated_at_, q1); }
 
  private:
   Force force_;
-  const Eigen::VectorXd &m_, &q0_, &v0_, &f_ext_;
+  const Vector &m_, &q0_, &v0_, &f_ext_;
   double h_;
-  const Eigen::VectorXd& inertia_diagonal_;
-  DiscreteForceEvaluation& eval_;
-  Eigen::VectorXd& evaluated_at_;
+  const Vector& inertia_diagonal_;
+  Evaluation& eval_;
+  Vector& evaluated_at_;
   bool evaluated_ = false;
   double momentum_scale_, f_ext_scale_;  // the residual scale's step-start part (see Evaluate)
+};
+
+// The generic path's NewtonSystem.
+template <class Force>
+class MidpointResidual final : public NewtonSystem {
+ public:
+  template <class... Args>
+  explicit MidpointResidual(Args&&... args) : terms_(std::forward<Args>(args)...) {}
+  double Evaluate(const Eigen::VectorXd& q1, Eigen::VectorXd& r, NewtonJacobian* j) override {
+    return terms_.Evaluate(q1, r, j);
+  }
+  bool LastEvaluatedAt(const Eigen::VectorXd& q1) const { return terms_.LastEvaluatedAt(q1); }
+
+ private:
+  MidpointResidualTerms<Force, Eigen::VectorXd, DiscreteForceEvaluation> terms_;
 };
 
 // Above this many unknowns a model offering DiscreteContactJacobian gets the sparse block Jacobian; at or below it
@@ -292,6 +322,72 @@ void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (
   }
 }
 
+template <int N>
+StepResult MidpointFamilyIntegrator::DoSmallStep(const MechanicalSystem& system, const ContactTermForce& path,
+                                                 MechanicalState& state, double h) {
+  // DoStep's statements after the step's mass, f_ext and 2M/h² (written by DoStep into the workspace), in
+  // Eigen::Matrix<double, N, 1> storage: the same operations per entry, so bitwise the same step.
+  using Vector = Eigen::Matrix<double, N, 1>;
+  using Matrix = Eigen::Matrix<double, N, N>;
+  ++small_system_steps_;
+  const MechanicalState& before = step_start();
+  StepWorkspace& w = work_;
+  SmallStepStorage<N>& storage = std::get<N - 1>(w.small);
+  const Vector mass = w.mass, f_ext = w.f_ext, inertia_diagonal = w.inertia_diagonal, q0 = before.q, v0 = before.v;
+  auto force = [&](const Vector& q1, SmallDiscreteForce<N>& out, Matrix* j) {
+    EvaluateContactTermDiscreteForce<N>(*path.structure, path.form, before.q, q1, h, out, j, path.memo);
+    ++stats_.rhs_evaluations;
+  };
+  Vector evaluated_at = Vector::Zero();
+  MidpointResidualTerms<decltype(force), Vector, SmallDiscreteForce<N>> residual(
+      force, mass, q0, v0, f_ext, h, inertia_diagonal, storage.eval, evaluated_at);
+  // Predictor: the explicit Verlet position, as in DoStep.
+  system.Acceleration(before, w.a0);
+  ++stats_.rhs_evaluations;
+  w.q1 = before.q + h * before.v + (0.5 * h * h) * w.a0;
+  Vector q1 = w.q1;
+  const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
+  NewtonReport& rep = w.small_report;
+  ResetNewtonReport(rep, options_.newton);
+  Vector r, r_trial, d, q1_trial, neg_r;
+  Matrix jac, jac_trial;
+  auto evaluate = [&residual](const Vector& at, Vector& res, Matrix* j) { return residual.Evaluate(at, res, j); };
+  // The dense partial-pivoting LU of NewtonWorkspace's fixed-size path (no rank-one part: F̄ is a sum of terms).
+  auto solve = [](const Matrix& a, const Vector& b, Vector& x) {
+    const Eigen::PartialPivLU<Matrix> lu(a);  // singular: a non-finite x
+    const Vector solution = lu.solve(b);
+    x = solution;
+    return x.allFinite();
+  };
+  IterateNewton(evaluate, solve, false, q1, step_scale, options_.newton, rep, r, r_trial, d, q1_trial, neg_r, jac,
+                jac_trial);
+  stats_.newton_iterations += rep.iterations;
+  stats_.jacobian_evaluations += rep.jacobian_evaluations;
+  StepResult result;
+  result.newton_iterations = rep.iterations;
+  result.residual_norm = rep.residual_norm;
+  if (!rep.converged) {
+    result.status = StepStatus::kRetrySmallerStep;
+    result.cause = rep.cause;
+    result.message = name() + ": " + rep.message;
+    return result;
+  }
+  const bool last_at_q1 = residual.LastEvaluatedAt(q1);
+  if (!last_at_q1)
+    EvaluateContactTermDiscreteForce<N>(*path.structure, path.form, before.q, q1, h, storage.final_eval, nullptr,
+                                        path.memo);
+  const SmallDiscreteForce<N>& final_eval = last_at_q1 ? storage.eval : storage.final_eval;
+  // DoStep's v_{n+1} = v_n − h (F̄ − f_ext) ⊘ M, entry by entry.
+  for (int i = 0; i < N; ++i) {
+    state.q[i] = q1[i];
+    state.v[i] = before.v[i] - h * ((final_eval.force[i] - f_ext[i]) / mass[i]);
+  }
+  state.t = before.t + h;
+  state.dissipated = before.dissipated + final_eval.dissipation;
+  system.UpdateHistory(before, state);
+  return result;
+}
+
 void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {
   StepWorkspace& w = work_;
   for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.inertia_diagonal, &w.evaluated_at})
@@ -299,6 +395,12 @@ void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system
   // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
   // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
   const std::size_t bound = SparseEntriesBound(system, as_structure_(system));
+  // The small-system path's copies of q₁ for the broad phase.
+  auto reserve_small = [n](auto& storage) {
+    for (auto* eval : {&storage.eval, &storage.final_eval})
+      if (eval->force.size() == n && eval->q1.size() != n) eval->q1.resize(n);
+  };
+  std::apply([&](auto&... storage) { (reserve_small(storage), ...); }, w.small);
   if (bound == w.reserved_entries && n == w.reserved_n) return;
   w.reserved_entries = bound;
   w.reserved_n = n;
@@ -327,6 +429,15 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
   cms.WriteMassDiagonal(w.mass);
   cms.ExternalForce(before.t + 0.5 * h, w.f_ext);
   for (Eigen::Index i = 0; i < n; ++i) w.inertia_diagonal[i] = 2.0 * w.mass[i] / (h * h);
+  if (options_.small_system_path && n <= kSmallJacobian && options_.newton.kind == NonlinearSolverKind::kNewtonSparseLu)
+    if (const std::optional<ContactTermForce> path = contact_term_force()) {
+      switch (n) {
+        case 1: return DoSmallStep<1>(system, *path, state, h);
+        case 2: return DoSmallStep<2>(system, *path, state, h);
+        case 3: return DoSmallStep<3>(system, *path, state, h);
+        default: break;
+      }
+    }
   auto force = [&](const Eigen::VectorXd& q1, DiscreteForceEvaluation& out, NewtonJacobian* j) {
     EvaluateDiscreteForce(cms, before.q, q1, h, out, j);
     ++stats_.rhs_evaluations;

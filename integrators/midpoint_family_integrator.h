@@ -24,6 +24,8 @@
 // step's books (damping, friction and generated work, the new history) come from the converged evaluation.
 #pragma once
 
+#include <optional>
+#include <tuple>
 #include <typeinfo>
 
 #include "contact/contact_law.h"
@@ -39,7 +41,30 @@ namespace impactlab {
 
 struct ImplicitSchemeOptions {
   NewtonOptions newton;
+  /// Systems of N ≤ 3 unknowns whose discrete force is the contact-term force (ContactTermForce) take the
+  /// fixed-size path (Eigen::Matrix<double, N, 1> storage, the same statements: bitwise the same iterates, counts and
+  /// books, tests/integrators/small_system_path_test.cpp); false sends them through the generic path (for that test).
+  bool small_system_path = true;
   void Validate() const { newton.Validate(); }
+};
+
+class StepStartMemo;
+
+/// F̄ of a midpoint-type scheme on a system of N ≤ 3 unknowns, in fixed-size storage (the small-system path).
+template <int N>
+struct SmallDiscreteForce {
+  Eigen::Matrix<double, N, 1> force = Eigen::Matrix<double, N, 1>::Zero();  ///< F̄(q_n, q_{n+1}) [N]
+  double dissipation = 0.0;                                                 ///< D_n [J]
+  double scale = 0.0;                                                       ///< round-off scale of `force`
+  Eigen::VectorXd q1;  ///< q_{n+1} copied for the broad phase's Eigen::VectorXd interface (storage, not a result)
+};
+
+/// A scheme whose F̄ on the current model is the contact-term force of integrators/contact_term_discrete_force.h:
+/// the structure, the pair form and the step-start memo it evaluates with.
+struct ContactTermForce {
+  const PairPotentialStructure* structure = nullptr;
+  DiscreteGradientForm form = DiscreteGradientForm::kGapQuotient;
+  StepStartMemo* memo = nullptr;
 };
 
 /// Storage the discrete-force evaluators reuse between calls (intermediate vectors, the Hessian and damping
@@ -107,6 +132,8 @@ class CachedDowncast {
 class MidpointFamilyIntegrator : public Integrator {
  public:
   const ImplicitSchemeOptions& options() const { return options_; }
+  /// Steps taken on the small-system path since construction (for tests).
+  long small_system_steps() const { return small_system_steps_; }
 
  protected:
   explicit MidpointFamilyIntegrator(ImplicitSchemeOptions options);
@@ -119,11 +146,23 @@ class MidpointFamilyIntegrator : public Integrator {
                                      NewtonJacobian* jacobian) const = 0;
   /// How this scheme discretizes contact forces on a DiscreteContactSystem.
   virtual DiscreteGradientForm contact_form() const = 0;
+  /// Set when this scheme's F̄ on the model of the current step (after Prepare) is the contact-term force: systems
+  /// of at most 3 unknowns then take the fixed-size path. Default: never.
+  virtual std::optional<ContactTermForce> contact_term_force() const { return std::nullopt; }
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) final;
   StepResult DoContactStep(const MechanicalSystem& system, const DiscreteContactSystem& contacts,
                            MechanicalState& state, double h);
+  /// The step of DoStep on N ≤ 3 unknowns with the contact-term force, in fixed-size storage.
+  template <int N>
+  StepResult DoSmallStep(const MechanicalSystem& system, const ContactTermForce& force, MechanicalState& state,
+                         double h);
+  /// The small-system path's storage kept between steps (its two evaluations of F̄, the Newton report).
+  template <int N>
+  struct SmallStepStorage {
+    SmallDiscreteForce<N> eval, final_eval;
+  };
   /// Storage kept between steps (issue 19: no heap allocation inside a step once sized): the Newton workspace,
   /// the step's vectors and the evaluators' scratch. A cache: results never depend on it.
   struct StepWorkspace {
@@ -132,11 +171,14 @@ class MidpointFamilyIntegrator : public Integrator {
     Eigen::VectorXd evaluated_at;  ///< the q₁ of `eval` (the Newton solve's last evaluation)
     DiscreteForceEvaluation eval, final_eval;
     ContactStepWorkspace contact;
+    std::tuple<SmallStepStorage<1>, SmallStepStorage<2>, SmallStepStorage<3>> small;
+    NewtonReport small_report;
     std::size_t reserved_entries = 0;
     Eigen::Index reserved_n = -1;
   };
   void ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n);
   ImplicitSchemeOptions options_;
+  long small_system_steps_ = 0;
   StepWorkspace work_;
   CachedDowncast<DiscreteContactSystem> as_contacts_;
   CachedDowncast<ConstantMassSystem> as_constant_mass_;

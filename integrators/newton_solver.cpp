@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "integrators/band_lu.h"
 #include "integrators/kinsol_newton.h"
+#include "integrators/newton_iteration.h"
 #include "integrators/threaded_sparse_operator.h"
 #include "system/sparse_assembly.h"
 
@@ -233,15 +234,24 @@ void NewtonWorkspace::ReserveJacobian(Eigen::Index nonzeros) {
   linear_->ReservePattern(nonzeros);
 }
 
-namespace {
-// O(1) exchange of the buffers (std::swap would copy: Eigen 3.4's SparseMatrix has no move constructor).
-void SwapJacobians(NewtonJacobian& a, NewtonJacobian& b) {
+void ExchangeJacobians(NewtonJacobian& a, NewtonJacobian& b) {
   a.matrix.swap(b.matrix);
   a.u.swap(b.u);
   a.w.swap(b.w);
   std::swap(a.small, b.small);  // at most 3 × 3 doubles on the stack
 }
-}  // namespace
+
+void ResetNewtonReport(NewtonReport& rep, const NewtonOptions& o) {
+  rep.converged = false;
+  rep.iterations = 0;
+  rep.jacobian_evaluations = 0;
+  rep.residual_norm = 0.0;
+  rep.residual_scale = 1.0;
+  rep.residual_history.clear();  // keeps its capacity
+  rep.cause = StepFailureCause::kNone;
+  rep.message.clear();
+  rep.residual_history.reserve(static_cast<size_t>(o.max_iterations) + 1);
+}
 
 std::string FormatResidualHistory(const std::vector<double>& history, double tolerance, size_t max_shown) {
   auto fmt = [](double v) {
@@ -274,14 +284,7 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
     rep = SolveWithKinsol(system, x, step_scale, o);
     return rep;
   }
-  rep.converged = false;
-  rep.iterations = 0;
-  rep.jacobian_evaluations = 0;
-  rep.residual_norm = 0.0;
-  rep.residual_scale = 1.0;
-  rep.residual_history.clear();  // keeps its capacity
-  rep.cause = StepFailureCause::kNone;
-  rep.message.clear();
+  ResetNewtonReport(rep, o);
   const Eigen::Index n = x.size();
   Eigen::VectorXd &r = ws.r_, &r_trial = ws.r_trial_, &d = ws.d_, &x_trial = ws.x_trial_, &neg_r = ws.neg_r_;
   for (Eigen::VectorXd* v : {&r, &r_trial, &d, &x_trial, &neg_r})
@@ -294,113 +297,12 @@ const NewtonReport& SolveNewton(NewtonSystem& system, Eigen::VectorXd& x, double
     return system.Evaluate(at, residual, j);
   };
   NewtonWorkspace::LinearSolver& linear = *ws.linear_;
-  rep.residual_history.reserve(static_cast<size_t>(o.max_iterations) + 1);
-  step_scale = std::max(step_scale, 1e-300);
-  // The full Newton step is evaluated with its Jacobian: when it is accepted (the common case) that evaluation
-  // is the next iteration's, so an iteration costs one residual + Jacobian evaluation instead of two
-  // evaluations. The iterates are the same as with a separate trial evaluation.
-  // A full step predicted to converge is evaluated without its Jacobian (it would only serve an iteration that is
-  // not expected): when the last full steps took the relative residual e_{k−1} → e_k, quadratic convergence
-  // predicts e_{k+1} ≈ e_k³/e_{k−1}²; at or below the tolerance the trial is evaluated without the Jacobian, which
-  // is formed at the same x afterwards (jacobian_pending) only if the prediction fails. The iterates are the same
-  // either way (the Jacobian at a given x is deterministic); only the count of evaluations changes.
-  bool have_residual = false;  // r, scale (and jac unless jacobian_pending) are those of the current x
-  bool jacobian_pending = false;  // deferred Jacobian (defer_jacobian or predicted convergence) not yet formed at x
-  const bool defer = system.defer_jacobian();
-  bool full_step = false;  // the last update was a full Newton step (α = 1): the quadratic prediction applies
-  auto predicted_to_converge = [&]() {
-    const std::vector<double>& e = rep.residual_history;
-    if (!full_step || e.size() < 2) return false;
-    const double previous = e[e.size() - 2], current = e.back();
-    if (!(previous > 0.0) || !(current < previous)) return false;
-    return current * (current / previous) * (current / previous) <= o.residual_tolerance;
+  auto solve = [&linear, &o](const NewtonJacobian& j, const Eigen::VectorXd& b, Eigen::VectorXd& d) {
+    return linear.Solve(j, b, d, o);
   };
-  double scale = 1.0;
-  for (int it = 0;; ++it) {
-    if (!have_residual) {
-      scale = std::max(evaluate(x, r, &jac), 1e-300);
-      ++rep.jacobian_evaluations;
-    }
-    have_residual = false;
-    rep.residual_norm = r.lpNorm<Eigen::Infinity>();
-    rep.residual_scale = scale;
-    rep.residual_history.push_back(rep.residual_norm / scale);
-    if (!r.allFinite()) {
-      rep.cause = StepFailureCause::kNewtonNonFiniteResidual;
-      rep.message = "non-finite Newton residual after " + std::to_string(it) + " iterations: " +
-                    FormatResidualHistory(rep.residual_history, o.residual_tolerance);
-      return rep;
-    }
-    if (rep.residual_norm <= o.residual_tolerance * scale) {
-      rep.converged = true;
-      return rep;
-    }
-    if (it >= o.max_iterations) {
-      rep.cause = StepFailureCause::kNewtonNonConvergence;
-      rep.message = "Newton did not converge in " + std::to_string(o.max_iterations) + " iterations: " +
-                    FormatResidualHistory(rep.residual_history, o.residual_tolerance) + " (relative |R|_inf)";
-      return rep;
-    }
-    if (jacobian_pending) {  // the same x: the residual re-evaluated equals r, the Jacobian is what was deferred
-      evaluate(x, r_trial, &jac);
-      ++rep.jacobian_evaluations;
-      jacobian_pending = false;
-    }
-    neg_r = -r;
-    if (!linear.Solve(jac, neg_r, d, o)) {
-      rep.cause = StepFailureCause::kSingularNewtonMatrix;
-      rep.message = "singular Newton matrix after " + std::to_string(it) + " iterations: " +
-                    FormatResidualHistory(rep.residual_history, o.residual_tolerance);
-      return rep;
-    }
-    // Backtracking on ‖R‖₂; keep the best trial when no step decreases it (the iteration cap decides).
-    const double r0 = r.norm();
-    x_trial = x + d;
-    const bool without_jacobian = defer || predicted_to_converge();
-    const double scale_full =
-        std::max(evaluate(x_trial, r_trial, without_jacobian ? nullptr : &jac_trial), 1e-300);
-    if (!without_jacobian) ++rep.jacobian_evaluations;
-    const double rn_full = r_trial.allFinite() ? r_trial.norm() : INFINITY;
-    double best_alpha = 1.0;
-    if (rn_full <= (1.0 - 1e-4) * r0) {
-      x.swap(x_trial);
-      r.swap(r_trial);
-      if (!without_jacobian) SwapJacobians(jac, jac_trial);
-      jacobian_pending = without_jacobian;
-      scale = scale_full;
-      have_residual = true;
-      full_step = true;
-    } else {
-      double alpha = 0.5, best_norm = rn_full;
-      for (int b = 1; b <= o.max_backtracks; ++b, alpha *= 0.5) {
-        x_trial = x + alpha * d;
-        evaluate(x_trial, r_trial, nullptr);
-        const double rn = r_trial.allFinite() ? r_trial.norm() : INFINITY;
-        if (rn < best_norm) {
-          best_norm = rn;
-          best_alpha = alpha;
-        }
-        if (rn <= (1.0 - 1e-4 * alpha) * r0) break;
-      }
-      x += best_alpha * d;
-      jacobian_pending = false;  // x moved: the next iteration evaluates residual and Jacobian anew
-      full_step = false;
-    }
-    ++rep.iterations;
-    if ((best_alpha * d).lpNorm<Eigen::Infinity>() <= o.step_tolerance * step_scale) {
-      if (!have_residual) {
-        scale = std::max(evaluate(x, r, &jac), 1e-300);
-        ++rep.jacobian_evaluations;
-        have_residual = true;
-      }
-      rep.residual_norm = r.lpNorm<Eigen::Infinity>();
-      rep.residual_scale = scale;
-      if (rep.residual_norm <= o.stagnation_tolerance * scale) {
-        rep.converged = true;
-        return rep;
-      }
-    }
-  }
+  IterateNewton(evaluate, solve, system.defer_jacobian(), x, step_scale, o, rep, r, r_trial, d, x_trial, neg_r, jac,
+                jac_trial);
+  return rep;
 }
 
 }  // namespace impactlab

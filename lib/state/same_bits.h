@@ -25,4 +25,12 @@ inline bool SameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return true;
 }
 
+/// The same for fixed-size vectors (the small-system path of the midpoint schemes).
+template <int N>
+inline bool SameBits(const Eigen::Matrix<double, N, 1>& a, const Eigen::Matrix<double, N, 1>& b) {
+  for (int i = 0; i < N; ++i)
+    if (!SameBits(a[i], b[i])) return false;
+  return true;
+}
+
 }  // namespace impactlab

@@ -29,7 +29,7 @@ Eigen::VectorXd PairSeparation(const ContactTerm& t, const Eigen::VectorXd& q) {
 }
 
 
-double PairGap(const ContactTerm& t, const Eigen::VectorXd& q) {
+double PairGap(const ContactTerm& t, Eigen::Ref<const Eigen::VectorXd> q) {
   if (t.dim > 3) throw InvalidParameter("pair term dim", t.dim, "1, 2 or 3");
   const SmallVector u = q.segment(t.first_b, t.dim) - q.segment(t.first_a, t.dim);
   if (t.pair_offset.size() == 0) return t.radius_sum - u.norm();
@@ -38,7 +38,7 @@ double PairGap(const ContactTerm& t, const Eigen::VectorXd& q) {
   return (reference - 2.0 * t.pair_offset.dot(u) - u.squaredNorm()) / (t.radius_sum + d.norm());
 }
 
-double ContactOverlap(const ContactTerm& t, const Eigen::VectorXd& q) {
+double ContactOverlap(const ContactTerm& t, Eigen::Ref<const Eigen::VectorXd> q) {
   if (t.kind == ContactTerm::Kind::kWall) {
     double d = t.wall_offset;
     for (const auto& [j, g] : t.wall_gradient) d += g * q[j];

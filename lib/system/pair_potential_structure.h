@@ -70,9 +70,9 @@ Eigen::VectorXd PairSeparation(const ContactTerm& term, const Eigen::VectorXd& q
 /// δ = R_a + R_b − |x_b − x_a| of a pair term, evaluated without the cancellation R − |d|:
 ///   δ = (R² − |o|² − 2 o·u − |u|²) / (R + |d|),  u = q_b − q_a, d = o + u
 /// (R² − |o|² = 0 exactly for a touching reference), so δ keeps relative accuracy ~ε even when δ ≪ R.
-double PairGap(const ContactTerm& term, const Eigen::VectorXd& q);
+double PairGap(const ContactTerm& term, Eigen::Ref<const Eigen::VectorXd> q);
 /// δ of one term at q.
-double ContactOverlap(const ContactTerm& term, const Eigen::VectorXd& q);
+double ContactOverlap(const ContactTerm& term, Eigen::Ref<const Eigen::VectorXd> q);
 
 // The four sums below run over all terms, or, with `subset`, over the terms subset[0], subset[1], ... (indices
 // into s.ContactTerms(), ascending) in that order. Terms with δ ≤ 0 add nothing (not even a +0.0), so a broad
