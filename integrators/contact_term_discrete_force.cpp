@@ -133,7 +133,7 @@ void SumContactTerms(const PairPotentialStructure& structure, const std::vector<
     const NormalContactLaw& law = *t.elastic;
     const DampingLaw& damper = *t.damping;
     if (t.kind == ContactTerm::Kind::kWall) {
-      const double d0 = ContactOverlap(t, q0), d1 = ContactOverlap(t, q1);
+      const double d0 = WallGap(t, q0), d1 = WallGap(t, q1);
       if (d0 <= 0.0 && d1 <= 0.0 && law.Potential(d0) == 0.0 && law.Potential(d1) == 0.0) continue;
       const GapQuotients g = GapFormQuotients(law, damper, d0, d1, step_start(term_index, d0));
       const Quotient &w = g.w, &c = g.c;

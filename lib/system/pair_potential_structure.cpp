@@ -39,11 +39,7 @@ double PairGap(const ContactTerm& t, Eigen::Ref<const Eigen::VectorXd> q) {
 }
 
 double ContactOverlap(const ContactTerm& t, Eigen::Ref<const Eigen::VectorXd> q) {
-  if (t.kind == ContactTerm::Kind::kWall) {
-    double d = t.wall_offset;
-    for (const auto& [j, g] : t.wall_gradient) d += g * q[j];
-    return d;
-  }
+  if (t.kind == ContactTerm::Kind::kWall) return WallGap(t, q);
   return PairGap(t, q);
 }
 

@@ -71,7 +71,14 @@ Eigen::VectorXd PairSeparation(const ContactTerm& term, const Eigen::VectorXd& q
 ///   δ = (R² − |o|² − 2 o·u − |u|²) / (R + |d|),  u = q_b − q_a, d = o + u
 /// (R² − |o|² = 0 exactly for a touching reference), so δ keeps relative accuracy ~ε even when δ ≪ R.
 double PairGap(const ContactTerm& term, Eigen::Ref<const Eigen::VectorXd> q);
-/// δ of one term at q.
+/// δ = wall_offset + Σ_j g_j q_j of a wall term at q (any Eigen vector; inline for the implicit schemes' hot loop).
+template <class Vector>
+inline double WallGap(const ContactTerm& term, const Vector& q) {
+  double d = term.wall_offset;
+  for (const auto& [j, g] : term.wall_gradient) d += g * q[j];
+  return d;
+}
+/// δ of one term at q (WallGap or PairGap).
 double ContactOverlap(const ContactTerm& term, Eigen::Ref<const Eigen::VectorXd> q);
 
 // The four sums below run over all terms, or, with `subset`, over the terms subset[0], subset[1], ... (indices
