@@ -22,6 +22,10 @@
 // the model offers them (system/discrete_contact_jacobian.h) and the step has more than 24 unknowns, else a dense
 // forward difference of F̄ column by column (the tangential return mapping has no closed-form derivative); the
 // step's books (damping, friction and generated work, the new history) come from the converged evaluation.
+// Small-system path: a scheme whose F̄ is the contact-term force (contact_term_force(): Simo–Tarnow and the invariant
+// discrete gradient on pair-potential models) takes the same step on N ≤ 3 unknowns in Eigen::Matrix<double, N, 1>
+// storage (DoSmallStep): the residual, the contact-term sum and the Newton iteration are each one template over the
+// storage, so the iterates are bitwise those of the generic path (tests/integrators/small_system_path_test.cpp).
 #pragma once
 
 #include <optional>

@@ -36,6 +36,9 @@
 // ‖J d + R‖₂ ≤ linear_tolerance · ‖R‖₂. An inexact d only changes the iterates: the acceptance test above is
 // the same, so a converged step meets the same tolerance (measured choice: docs/performance.md).
 //
+// The iteration itself is IterateNewton (integrators/newton_iteration.h), written once over its storage: SolveNewton runs
+// it on Eigen::VectorXd with the linear solvers above, the midpoint schemes' small-system path on fixed-size vectors.
+//
 // Alternative back end: SUNDIALS KINSOL (Newton with line search, dense direct linear solver), selected
 // by NonlinearSolverKind::kKinsol (scenario key nonlinear_solver = "kinsol"); it uses the same residual and
 // Jacobian callbacks and the same final acceptance test.
