@@ -429,7 +429,8 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
   cms.WriteMassDiagonal(w.mass);
   cms.ExternalForce(before.t + 0.5 * h, w.f_ext);
   for (Eigen::Index i = 0; i < n; ++i) w.inertia_diagonal[i] = 2.0 * w.mass[i] / (h * h);
-  if (options_.small_system_path && n <= kSmallJacobian && options_.newton.kind == NonlinearSolverKind::kNewtonSparseLu)
+  if (options_.small_system_path && n <= kSmallJacobian && state.v.size() == n &&
+      options_.newton.kind == NonlinearSolverKind::kNewtonSparseLu)
     if (const std::optional<ContactTermForce> path = contact_term_force()) {
       switch (n) {
         case 1: return DoSmallStep<1>(system, *path, state, h);
