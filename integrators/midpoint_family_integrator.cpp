@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <vector>
-
 #include <utility>
+#include <vector>
 
 #include "core/errors.h"
 #include "integrators/contact_term_discrete_force.h"
