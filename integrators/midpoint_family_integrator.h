@@ -162,7 +162,8 @@ class MidpointFamilyIntegrator : public Integrator {
   template <int N>
   StepResult DoSmallStep(const MechanicalSystem& system, const ContactTermForce& force, MechanicalState& state,
                          double h);
-  /// The small-system path's storage kept between steps (its two evaluations of F̄, the Newton report).
+  /// The small-system path's storage kept between steps: its two evaluations of F̄ (the report is
+  /// StepWorkspace::small_report).
   template <int N>
   struct SmallStepStorage {
     SmallDiscreteForce<N> eval, final_eval;
