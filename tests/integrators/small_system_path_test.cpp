@@ -92,7 +92,9 @@ TEST_CASE("small-system path: bitwise the generic path on every scenario with at
   const std::string chain = std::string(IMPACTLAB_SOURCE_DIR) + "/validation/scenarios/hertz_chain.toml";
   runs.push_back({chain, "num_beads=2"});
   runs.push_back({chain, "num_beads=3"});
-  for (const auto& [file, override_text] : runs) {
+  for (const auto& run : runs) {
+    const std::string& file = run.first;  // (no structured binding: doctest's INFO captures these in a lambda)
+    const std::string& override_text = run.second;
     Scenario sc = LoadScenario(file);
     if (!override_text.empty()) ApplyOverride(sc, override_text);
     // Each scenario as written, and at ten times its step (coarse steps: Newton from farther); at 30 times its step
