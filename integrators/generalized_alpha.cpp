@@ -215,18 +215,9 @@ StepResult GeneralizedAlpha::DoAccelerationFormStep(const MechanicalSystem& syst
   if (newton.linear_solver == NewtonLinearSolver::kAuto && residual.grouped(n))
     newton.linear_solver = NewtonLinearSolver::kBiCgStabDiagonal;
   const NewtonReport& rep = SolveNewton(residual, w.d1, step_scale, newton, w.newton);
-  stats_.newton_iterations += rep.iterations;
-  stats_.jacobian_evaluations += rep.jacobian_evaluations;
   stats_.rhs_evaluations += evaluations;
-  StepResult result;
-  result.newton_iterations = rep.iterations;
-  result.residual_norm = rep.residual_norm;
-  if (!rep.converged) {
-    result.status = StepStatus::kRetrySmallerStep;
-    result.cause = rep.cause;
-    result.message = name_ + ": " + rep.message;
-    return result;
-  }
+  StepResult result = NewtonStepResult(rep);
+  if (!rep.converged) return result;
   residual.Kinematics(w.d1, w.a1, w.v1);
   const double p0 = system.DissipationPower(before);
   state.q = w.d1;
@@ -300,18 +291,9 @@ StepResult GeneralizedAlpha::DoStep(const MechanicalSystem& system, MechanicalSt
   w.d1 = before.q + h * before.v + 0.5 * h * h * w.a0;  // predictor a_{n+1} = a_n
   const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
   const NewtonReport& rep = SolveNewton(residual, w.d1, step_scale, options_.newton, w.newton);
-  stats_.newton_iterations += rep.iterations;
-  stats_.jacobian_evaluations += rep.jacobian_evaluations;
   stats_.rhs_evaluations += rep.jacobian_evaluations;
-  StepResult result;
-  result.newton_iterations = rep.iterations;
-  result.residual_norm = rep.residual_norm;
-  if (!rep.converged) {
-    result.status = StepStatus::kRetrySmallerStep;
-    result.cause = rep.cause;
-    result.message = name_ + ": " + rep.message;
-    return result;
-  }
+  StepResult result = NewtonStepResult(rep);
+  if (!rep.converged) return result;
   residual.Kinematics(w.d1, w.a1, w.v1);
   // P₁ = v₁ᵀ C(d₁) v₁ (C assembled at the converged d₁)
   w.entries.clear();

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "integrators/newton_solver.h"
 
 namespace impactlab {
 
@@ -82,6 +83,20 @@ StepResult Integrator::Step(const MechanicalSystem& system, MechanicalState& sta
   if (state.v.size() >= kParallelArrayLength && ContactThreads() > 1) [[unlikely]]
     return StepWith<true>(system, state, h);
   return StepWith<false>(system, state, h);
+}
+
+StepResult Integrator::NewtonStepResult(const NewtonReport& report) {
+  stats_.newton_iterations += report.iterations;
+  stats_.jacobian_evaluations += report.jacobian_evaluations;
+  StepResult result;
+  result.newton_iterations = report.iterations;
+  result.residual_norm = report.residual_norm;
+  if (!report.converged) {
+    result.status = StepStatus::kRetrySmallerStep;
+    result.cause = report.cause;
+    result.message = name() + ": " + report.message;  // name() builds a string: only on this path
+  }
+  return result;
 }
 
 }  // namespace impactlab

@@ -29,6 +29,8 @@
 
 namespace impactlab {
 
+struct NewtonReport;
+
 enum class StepStatus { kAccepted, kRetrySmallerStep, kFailed };
 
 /// A contact event located by the integrator itself (e.g. CVODE's root finding) inside a step.
@@ -106,6 +108,10 @@ class Integrator {
   /// bits (t, q, v, z) of the state the previous accepted Step() returned for the same system, with no rejected
   /// step in between. A scheme's Reset() must drop its own cached values; this flag only speaks of the state.
   bool resumes_returned_state() const { return resumes_returned_state_; }
+  /// For a scheme that solves its step by Newton's method: the StepResult of `report`, its updates and Jacobians
+  /// booked in stats_ (the scheme books its own right-hand sides); not converged: kRetrySmallerStep with the
+  /// report's cause and the message "<name()>: <report's message>".
+  StepResult NewtonStepResult(const NewtonReport& report);
   StepStatistics stats_;
 
  private:

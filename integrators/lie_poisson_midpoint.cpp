@@ -94,17 +94,9 @@ StepResult LiePoissonMidpoint::DoStep(const MechanicalSystem& system, Mechanical
   Eigen::VectorXd& x = work_.y;
   x = pi0 + 0.5 * h * pi0.cross(state.v.head<3>());  // explicit half step as predictor
   const NewtonReport& rep = SolveNewton(residual, x, pi0.lpNorm<Eigen::Infinity>() + 1e-300, newton_, work_.newton);
-  stats_.newton_iterations += rep.iterations;
-  stats_.jacobian_evaluations += rep.jacobian_evaluations;
   stats_.rhs_evaluations += rep.iterations + 1;
-  result.newton_iterations = rep.iterations;
-  result.residual_norm = rep.residual_norm;
-  if (!rep.converged) {
-    result.status = StepStatus::kRetrySmallerStep;
-    result.cause = rep.cause;
-    result.message = name() + ": " + rep.message;
-    return result;
-  }
+  result = NewtonStepResult(rep);
+  if (!rep.converged) return result;
   const Eigen::Vector3d half_angle = 0.5 * h * x.head<3>().cwiseQuotient(inertia);  // h Ω_{n+½} / 2
   const double norm = std::sqrt(1.0 + half_angle.squaredNorm());
   const Eigen::Quaterniond p(1.0 / norm, half_angle.x() / norm, half_angle.y() / norm, half_angle.z() / norm);

@@ -269,7 +269,7 @@ StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& syste
   const NewtonReport& rep = SolveDiscreteContactStep(contacts, before, q1, h, contact_form(), options_.newton, step,
                                                      evaluations, work_.contact);
   stats_.rhs_evaluations += evaluations;
-  StepResult result = NewtonResult(rep);
+  StepResult result = NewtonStepResult(rep);
   if (!rep.converged) return result;
   state.q = q1;
   state.v = before.v - h * step.force.cwiseQuotient(w.mass);  // momentum form (see DoStep); M written by the solve
@@ -351,7 +351,7 @@ StepResult MidpointFamilyIntegrator::DoSmallStep(const MechanicalSystem& system,
   };
   IterateNewton(evaluate, solve, false, q1, step_scale, options_.newton, rep, r, r_trial, d, q1_trial, neg_r, jac,
                 jac_trial);
-  StepResult result = NewtonResult(rep);
+  StepResult result = NewtonStepResult(rep);
   if (!rep.converged) return result;
   const bool last_at_q1 = residual.LastEvaluatedAt(q1);
   if (!last_at_q1)
@@ -366,20 +366,6 @@ StepResult MidpointFamilyIntegrator::DoSmallStep(const MechanicalSystem& system,
   state.t = before.t + h;
   state.dissipated = before.dissipated + final_eval.dissipation;
   system.UpdateHistory(before, state);
-  return result;
-}
-
-StepResult MidpointFamilyIntegrator::NewtonResult(const NewtonReport& rep) {
-  stats_.newton_iterations += rep.iterations;
-  stats_.jacobian_evaluations += rep.jacobian_evaluations;
-  StepResult result;
-  result.newton_iterations = rep.iterations;
-  result.residual_norm = rep.residual_norm;
-  if (!rep.converged) {
-    result.status = StepStatus::kRetrySmallerStep;
-    result.cause = rep.cause;
-    result.message = name() + ": " + rep.message;  // name() builds a string: only on this path
-  }
   return result;
 }
 
@@ -447,7 +433,7 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
   w.q1 = before.q + h * before.v + (0.5 * h * h) * w.a0;
   const double step_scale = before.q.lpNorm<Eigen::Infinity>() + h * before.v.lpNorm<Eigen::Infinity>();
   const NewtonReport& rep = SolveNewton(residual, w.q1, step_scale, options_.newton, w.newton);
-  StepResult result = NewtonResult(rep);
+  StepResult result = NewtonStepResult(rep);
   if (!rep.converged) return result;
   // F̄ and the dissipation of the converged iterate: the solver's last evaluation when it was made at this very
   // q₁ (bit for bit; F̄ and D do not depend on whether the Jacobian was formed with them), else re-evaluated (the

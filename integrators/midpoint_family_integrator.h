@@ -182,9 +182,6 @@ class MidpointFamilyIntegrator : public Integrator {
     Eigen::Index reserved_n = -1;
   };
   void ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n);
-  /// The step's result from its Newton report, the counts booked in stats_; not converged: kRetrySmallerStep with
-  /// the report's cause and message.
-  StepResult NewtonResult(const NewtonReport& rep);
   ImplicitSchemeOptions options_;
   long small_system_steps_ = 0;
   StepWorkspace work_;
