@@ -41,7 +41,7 @@ constexpr double kQuotientThreshold = 1e-7;
 // Difference quotient and its derivative with respect to the end point b.
 struct Quotient {
   double value = 0.0;  // f̄'(a, b)
-  double d_db = 0.0;   // ∂f̄'/∂b
+  double d_db = 0.0;   // ∂f̄'/∂b (0 when not asked for)
   double noise = 0.0;  // magnitude of the terms that cancel in value, (|f(a)| + |f(b)|)/|b − a| (round-off ~ε·noise)
   bool fallback = false;
 };
@@ -57,39 +57,40 @@ bool GapsCoincide(double d0, double d1) {
 // `fa`, when given, is f(a) already known (the step-start value of StepStartMemo). f(a) and f(b) are evaluated
 // at most once each (the quotient and its noise share them): the same operations on the same inputs as the
 // difference quotient of lib/contact/discrete_derivative.h, whose guard (scale 0) the caller has decided with
-// the same rule (GapsCoincide), so the values are bitwise those of DiscreteDerivative.
+// the same rule (GapsCoincide), so the values are bitwise those of DiscreteDerivative. ∂f̄'/∂b (df(b) or ddf) is
+// evaluated only when `derivative` is true: a Newton Jacobian reads it, nothing else does.
 template <class F, class DF, class DDF>
-Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b, bool fallback,
+Quotient QuotientOf(const F& f, const DF& df, const DDF& ddf, double a, double b, bool fallback, bool derivative,
                     std::optional<double> difference = std::nullopt, const double* fa = nullptr) {
   Quotient q;
   const double diff = difference ? *difference : b - a;
   q.fallback = fallback || diff == 0.0;
   if (q.fallback) {
     q.value = df(0.5 * (a + b));
-    q.d_db = 0.5 * ddf(0.5 * (a + b));
+    if (derivative) q.d_db = 0.5 * ddf(0.5 * (a + b));
     return q;
   }
   const double f_a = fa ? *fa : f(a), f_b = f(b);
   q.value = (f_b - f_a) / diff;
-  q.d_db = (df(b) - q.value) / diff;
+  if (derivative) q.d_db = (df(b) - q.value) / diff;
   q.noise = (std::abs(f_a) + std::abs(f_b)) / std::abs(diff);
   return q;
 }
 
 // The gap-form quotients W̄'(δ₀, δ₁) and c̄(δ₀, δ₁) of one term (wall terms, and pair terms of form kGapQuotient),
-// with W(δ₀), Φ(δ₀) from `start` when given.
+// with W(δ₀), Φ(δ₀) from `start` when given; ∂W̄'/∂δ₁ only with `jacobian` (the Jacobian reads C(δ₁), not ∂c̄/∂δ₁).
 struct GapQuotients {
   Quotient w, c;
 };
 GapQuotients GapFormQuotients(const NormalContactLaw& law, const DampingLaw& damper, double d0, double d1,
-                              const StepStartMemo::Values* start) {
+                              const StepStartMemo::Values* start, bool jacobian) {
   const bool coincide = GapsCoincide(d0, d1);
   return {QuotientOf([&](double d) { return law.Potential(d); }, [&](double d) { return law.Force(d); },
-                     [&](double d) { return law.Stiffness(d); }, d0, d1, coincide, std::nullopt,
+                     [&](double d) { return law.Stiffness(d); }, d0, d1, coincide, jacobian, std::nullopt,
                      start && !coincide ? &start->potential : nullptr),
           QuotientOf([&](double d) { return damper.DissipationPotential(d); },
                      [&](double d) { return damper.Coefficient(d); }, [](double) { return 0.0; }, d0, d1, coincide,
-                     std::nullopt, start && !coincide ? &start->dissipation_potential : nullptr)};
+                     false, std::nullopt, start && !coincide ? &start->dissipation_potential : nullptr)};
 }
 
 }  // namespace
@@ -135,13 +136,13 @@ void SumContactTerms(const PairPotentialStructure& structure, const std::vector<
     if (t.kind == ContactTerm::Kind::kWall) {
       const double d0 = WallGap(t, q0), d1 = WallGap(t, q1);
       if (d0 <= 0.0 && d1 <= 0.0 && law.Potential(d0) == 0.0 && law.Potential(d1) == 0.0) continue;
-      const GapQuotients g = GapFormQuotients(law, damper, d0, d1, step_start(term_index, d0));
+      const GapQuotients g = GapFormQuotients(law, damper, d0, d1, step_start(term_index, d0), jacobian);
       const Quotient &w = g.w, &c = g.c;
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
       dissipation += c.value * dd * dd / h;
       // ∂(c̄Δδ)/∂δ₁ = Φ'(δ₁) = C(δ₁) (or C(δ_mid) in the fallback)
-      const double ds = w.d_db + (c.fallback ? c.value : damper.Coefficient(d1)) / h;
+      const double ds = jacobian ? w.d_db + (c.fallback ? c.value : damper.Coefficient(d1)) / h : 0.0;
       const double noise = w.noise + c.noise * std::abs(dd) / h;
       for (const auto& [i, gi] : t.wall_gradient) {
         force[i] += s * gi;
@@ -166,7 +167,7 @@ void SumContactTerms(const PairPotentialStructure& structure, const std::vector<
     Mat3 block;
     double noise = 0.0;  // magnitude of the cancelling terms in fb's entries
     if (form == DiscreteGradientForm::kGapQuotient) {
-      const GapQuotients g = GapFormQuotients(law, damper, d0, d1, step_start(term_index, d0));
+      const GapQuotients g = GapFormQuotients(law, damper, d0, d1, step_start(term_index, d0), jacobian);
       const Quotient &w = g.w, &c = g.c;
       const double dd = d1 - d0;
       const double s = w.value + c.value * dd / h;
@@ -211,8 +212,9 @@ void SumContactTerms(const PairPotentialStructure& structure, const std::vector<
       const double exact_dc = 2.0 * dmid.dot(ddv);
       // wt(c₀) = W(δ₀) and pt(c₀) = Φ(δ₀) (the accurate gap at the end point): the step-start values.
       const StepStartMemo::Values* start = coincide ? nullptr : step_start(term_index, d0);
-      const Quotient w = QuotientOf(wt, dwt, ddwt, c0, c1, coincide, exact_dc, start ? &start->potential : nullptr);
-      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide, exact_dc,
+      const Quotient w =
+          QuotientOf(wt, dwt, ddwt, c0, c1, coincide, jacobian, exact_dc, start ? &start->potential : nullptr);
+      const Quotient c = QuotientOf(pt, dpt, [](double) { return 0.0; }, c0, c1, coincide, false, exact_dc,
                                     start ? &start->dissipation_potential : nullptr);
       // Φ-form in the invariant: damping force (ΔΦ/ΔC)(Δδ/h) ∇C(q_{n+½}), i.e. c̄ g gᵀ v with
       // g = ∇̄δ = (Δδ/ΔC) ∇C(q_{n+½}); its work is D = (ΔΦ/ΔC) Δδ ΔC / h = ΔΦ Δδ / h ≥ 0.

@@ -369,19 +369,24 @@ StepResult MidpointFamilyIntegrator::DoSmallStep(const MechanicalSystem& system,
   return result;
 }
 
-void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {
+void MidpointFamilyIntegrator::ReserveStepVectors(Eigen::Index n) {
   StepWorkspace& w = work_;
   for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.inertia_diagonal, &w.evaluated_at})
     if (v->size() != n) v->resize(n);
-  // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
-  // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
-  const std::size_t bound = SparseEntriesBound(system, as_structure_(system));
   // The small-system path's copies of q₁ for the broad phase.
   auto reserve_small = [n](auto& storage) {
     for (auto* eval : {&storage.eval, &storage.final_eval})
       if (eval->force.size() == n && eval->q1.size() != n) eval->q1.resize(n);
   };
   std::apply([&](auto&... storage) { (reserve_small(storage), ...); }, w.small);
+}
+
+void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {
+  ReserveStepVectors(n);
+  StepWorkspace& w = work_;
+  // The Jacobian's storage for the model's whole contact list (its pattern once every contact has closed):
+  // 0.5 H + r I + C/h + 2M/h² has at most 2 · bound + 2n entries.
+  const std::size_t bound = SparseEntriesBound(system, as_structure_(system));
   if (bound == w.reserved_entries && n == w.reserved_n) return;
   w.reserved_entries = bound;
   w.reserved_n = n;
@@ -405,21 +410,28 @@ StepResult MidpointFamilyIntegrator::DoStep(const MechanicalSystem& system, Mech
   Prepare(cms);
   const MechanicalState& before = step_start();  // the state at the start of this step (kept by Step)
   const Eigen::Index n = state.q.size();
-  ReserveWorkspace(cms, n);
+  // The small-system path (DoSmallStep) reads only the step's vectors below, not the generic path's Newton and
+  // sparse storage.
+  static_assert(kSmallJacobian == 3, "DoSmallStep is instantiated for 1, 2 and 3 unknowns");
+  std::optional<ContactTermForce> path;
+  if (options_.small_system_path && n >= 1 && n <= kSmallJacobian && state.v.size() == n &&
+      options_.newton.kind == NonlinearSolverKind::kNewtonSparseLu)
+    path = contact_term_force();
+  if (path)
+    ReserveStepVectors(n);
+  else
+    ReserveWorkspace(cms, n);
   StepWorkspace& w = work_;
   cms.WriteMassDiagonal(w.mass);
   cms.ExternalForce(before.t + 0.5 * h, w.f_ext);
   for (Eigen::Index i = 0; i < n; ++i) w.inertia_diagonal[i] = 2.0 * w.mass[i] / (h * h);
-  if (options_.small_system_path && n <= kSmallJacobian && state.v.size() == n &&
-      options_.newton.kind == NonlinearSolverKind::kNewtonSparseLu)
-    if (const std::optional<ContactTermForce> path = contact_term_force()) {
-      switch (n) {
-        case 1: return DoSmallStep<1>(system, *path, state, h);
-        case 2: return DoSmallStep<2>(system, *path, state, h);
-        case 3: return DoSmallStep<3>(system, *path, state, h);
-        default: break;
-      }
+  if (path) {
+    switch (n) {
+      case 1: return DoSmallStep<1>(system, *path, state, h);
+      case 2: return DoSmallStep<2>(system, *path, state, h);
+      default: return DoSmallStep<3>(system, *path, state, h);
     }
+  }
   auto force = [&](const Eigen::VectorXd& q1, DiscreteForceEvaluation& out, NewtonJacobian* j) {
     EvaluateDiscreteForce(cms, before.q, q1, h, out, j);
     ++stats_.rhs_evaluations;

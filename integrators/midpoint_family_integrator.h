@@ -181,6 +181,9 @@ class MidpointFamilyIntegrator : public Integrator {
     std::size_t reserved_entries = 0;
     Eigen::Index reserved_n = -1;
   };
+  /// The step's vectors (mass, f_ext, a₀, q₁, 2M/h², the evaluated q₁) and the small-system path's storage.
+  void ReserveStepVectors(Eigen::Index n);
+  /// ReserveStepVectors and the generic path's Newton and sparse storage for the model's contact list.
   void ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n);
   ImplicitSchemeOptions options_;
   long small_system_steps_ = 0;
