@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Render every <name>.plot.json under a report directory into <name>.png with matplotlib.
 
-Each spec (written by validation/report/figure_spec.cpp) names CSV files, columns, labels and axis scales.
+Each spec (written by validation/report/figure_spec.cpp) names CSV files, columns, labels and axis scales; a series
+may keep only the rows whose columns hold given texts ("where").
 Usage: plot_figures.py REPORT_DIR
 """
 import csv
@@ -38,6 +39,9 @@ def render(spec_path):
     fig, ax = plt.subplots(figsize=(6.4, 4.4), dpi=110)
     for s in spec["series"]:
         rows = read_columns(folder / s["csv"])
+        # "where": only the rows of a long table whose named columns hold the given texts (one series of several).
+        for column, value in s.get("where", {}).items():
+            rows = [r for r in rows if r.get(column) == value]
         ycol = s["y"][4:] if s["y"].startswith("abs:") else s["y"]
         pts = [(to_float(r.get(s["x"])), to_float(r.get(ycol))) for r in rows]
         if s["y"].startswith("abs:"):

@@ -89,3 +89,37 @@ TEST_CASE("bad input: one-line error naming the key and the range, exit code != 
     CHECK(o.out.find("valid") != std::string::npos);  // the range is stated
   }
 }
+
+TEST_CASE("impactlab bench --out-dir: the run's files, and a path that is not a directory refused before any timing") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "impactlab_bench_out_dir";
+  std::filesystem::remove_all(dir);
+  const Output o = Run("bench --quick --repetitions 1 --only exact --no-lammps --out-dir " + dir.string());
+  CAPTURE(o.out);
+  REQUIRE(o.status == 0);
+  for (const char* name : {"bench.json", "bench.md", "exact.csv", "targets.csv"}) {
+    CAPTURE(name);
+    CHECK(std::filesystem::exists(dir / name));
+  }
+  std::ifstream in(dir / "bench.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["complete"].get<bool>());  // the final result replaced the partial one
+  CHECK(j.contains("exact_restitution_ns"));
+  std::filesystem::remove_all(dir);
+
+  // A file where the directory should be: exit 2 naming the option, and the file is left as it was.
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "impactlab_bench_out_file";
+  {
+    std::ofstream f(file);
+    f << "kept\n";
+  }
+  const Output bad = Run("bench --quick --repetitions 1 --only exact --out-dir " + file.string());
+  CAPTURE(bad.out);
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("--out-dir") != std::string::npos);
+  CHECK(bad.out.find("exact solution") == std::string::npos);  // refused before the group ran (no progress line)
+  std::ifstream kept(file);
+  std::string line;
+  std::getline(kept, line);
+  CHECK(line == "kept");
+  std::filesystem::remove(file);
+}

@@ -15,6 +15,7 @@
 #include "bench/sweep_benchmark.h"
 #include "core/errors.h"
 #include "registry/registries.h"
+#include "version/build_info.h"
 
 namespace impactlab::bench {
 namespace {
@@ -244,9 +245,20 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
 
   nlohmann::json out;
   out["machine"] = Machine();
+  // The code and the libraries of this run (what a re-run must match).
+  out["versions"] = {{"impactlab", Version()}};
+  for (const auto& [library, version] : DependencyVersions()) out["versions"][library] = version;
   out["quick"] = o.quick;
   out["repetitions"] = timing.repetitions;
   nlohmann::json targets = nlohmann::json::array();
+  // The result so far, after each group (BenchOptions::group_done).
+  auto group_done = [&] {
+    if (!o.group_done) return;
+    nlohmann::json partial = out;
+    partial["targets"] = OrderTargets(targets, o);
+    partial["complete"] = false;
+    o.group_done(partial);
+  };
 
   if (Selected(o, "peers")) {
     if (o.progress) std::cerr << "bench: peers (hand loop, Boost.Odeint, CVODE at matched accuracy)\n";
@@ -261,6 +273,7 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     AddTarget(targets, "verlet_vs_hand_loop_same_rhs_ratio", hand_rhs, "<= 1.15", hand_rhs <= 1.15,
               "hand loop calling the model's Acceleration");
     AddTarget(targets, "verlet_vs_odeint_ratio", odeint, "<= 1.1", odeint <= 1.1);
+    group_done();
   }
   if (Selected(o, "implicit")) {
     if (o.progress) std::cerr << "bench: Simo-Tarnow vs velocity Verlet at the critical step\n";
@@ -271,6 +284,7 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     const double r = st["simo_tarnow_vs_verlet_ratio"], n = st["simo_tarnow_newton_iterations_mean"];
     AddTarget(targets, "simo_tarnow_vs_verlet_ratio", r, "<= 8", r <= 8.0);
     AddTarget(targets, "simo_tarnow_newton_iterations_mean", n, "<= 3", n <= 3.0);
+    group_done();
   }
   if (Selected(o, "chain")) {
     // The target is on the compressed chain (the same work per bead-step at every N); the striker workload of
@@ -293,6 +307,7 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
       out[key] = per_bead;
       out[key + "_spread"] = chain;
     }
+    group_done();
   }
   if (Selected(o, "cells")) {
     // disk_cloud (2-D, velocity Verlet): the cell-list broad phase keeps ns per particle-step flat in N; the
@@ -314,6 +329,7 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
               "same run; bitwise-identical results");
     out["disk_cloud_ns_per_particle_step"] = per_particle;
     out["disk_cloud_ns_per_particle_step_spread"] = cloud;
+    group_done();
   }
   if (Selected(o, "exact")) {
     if (o.progress) std::cerr << "bench: exact solution vs CVODE\n";
@@ -323,6 +339,7 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     out["exact_vs_cvode_speedup"] = ex["exact_vs_cvode_speedup"];
     const double ns = ex["exact_restitution_ns"];
     AddTarget(targets, "exact_restitution_ns", ns, "<= 1000 ns", ns <= 1000.0);
+    group_done();
   }
   if (Selected(o, "sweep")) {
     if (o.progress) std::cerr << "bench: sweep with 1 and 2 threads\n";
@@ -332,6 +349,7 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     const double s = sw["sweep_speedup_2_threads"];
     AddTarget(targets, "sweep_speedup_2_threads", s, ">= 1.8", s >= 1.8,
               std::thread::hardware_concurrency() < 2 ? "fewer than 2 hardware threads" : "");
+    group_done();
   }
   if (Selected(o, "matched")) {
     // Work at matched energy accuracy (issue 19 item 7): wall time each scheme needs to keep max |ΔE|/E₀ ≤ 1e-8
@@ -344,12 +362,14 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     if (me.contains("matched_energy_accuracy_s")) out["matched_energy_accuracy_s"] = me["matched_energy_accuracy_s"];
     if (me.contains("matched_energy_accuracy_vs_verlet_ratio"))
       out["matched_energy_accuracy_vs_verlet_ratio"] = me["matched_energy_accuracy_vs_verlet_ratio"];
+    group_done();
   }
   if (Selected(o, "models")) {
     std::vector<std::string> names = o.integrators;
     if (names.empty())
       for (const auto& [name, entry] : IntegratorRegistry().entries()) names.push_back(name);
     out["models"] = RunModelBenchmarks(DefaultBenchModels(o.quick), names, slow, o.progress);
+    group_done();
   }
   if (Selected(o, "assembly")) {
     AssemblyBenchOptions a = DefaultAssemblyBenchOptions(o.quick);
@@ -362,6 +382,7 @@ nlohmann::json RunBenchSuite(const BenchOptions& o) {
     AddAssemblyKeys(as, out, targets);
   }
   out["targets"] = OrderTargets(targets, o);
+  out["complete"] = true;
   return out;
 }
 

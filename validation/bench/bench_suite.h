@@ -6,10 +6,12 @@
 //   assembly_ns_per_particle_step {integrator: {1e3, 1e4, 1e5, growth_...}}, assembly_peak_memory_per_particle_bytes,
 //   lammps_ns_per_particle_step, assembly_vs_lammps_ratio (10⁵; "peer not installed" without lmp),
 //   targets [{key, value, target, status: met | missed | not measured, met, note}] with a row for every key of
-//   issue 19's acceptance list whether or not its group ran, machine {...}, and the detailed blocks.
+//   issue 19's acceptance list whether or not its group ran, machine {...}, versions {impactlab, Eigen, SUNDIALS, …}, complete (false only in the partial results
+//   handed to BenchOptions::group_done), and the detailed blocks.
 // Ratios are medians of per-repetition ratios (ours and the peer interleaved in the same process).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,6 +28,9 @@ struct BenchOptions {
   std::string impactlab_executable;
   bool lammps = true;  ///< assembly group: run LAMMPS (`lmp`) on the same packing when it is installed
   bool progress = true;                  ///< progress lines on stderr
+  /// Called after each group with the result so far ("complete": false, the targets of the groups run so far), so
+  /// that a caller can keep partial results when a later group fails or the run is stopped. Empty: not called.
+  std::function<void(const nlohmann::json&)> group_done;
 };
 
 /// Throws InvalidParameter for an unknown group or integrator name or repetitions < 1 (RunBenchSuite calls it).

@@ -1,13 +1,18 @@
-// `impactlab bench [--json] [--quick] [--repetitions N] [--only GROUP]... [--integrator NAME]... [--out FILE] [--no-lammps]`
-// Performance figures with same-run peer ratios and the targets marked met/missed (docs/performance.md).
+// `impactlab bench [--json] [--quick] [--repetitions N] [--only GROUP]... [--integrator NAME]... [--out FILE]
+//                  [--out-dir DIR] [--no-lammps]`
+// Performance figures with same-run peer ratios and the targets marked met/missed (docs/performance.md). --out-dir
+// writes bench.json, bench.md, one CSV per table and the scaling figures (bench/bench_tables.h); --out and
+// DIR/bench.json hold the partial result ("complete": false) after every group, so a failure keeps what was measured.
 #include <filesystem>
 #include <iostream>
 
 #include "bench/bench_suite.h"
+#include "bench/bench_tables.h"
 #include "cli/command.h"
 #include "core/errors.h"
 #include "io/atomic_file.h"
 #include "io/writable_directory.h"
+#include "report/report_writer.h"
 
 namespace impactlab::cli {
 
@@ -17,7 +22,7 @@ void AddBenchCommand(CLI::App& app, Action& action) {
     bool json = false, quick = false, no_lammps = false;
     int repetitions = 7;
     std::vector<std::string> only, integrators;
-    std::string out;
+    std::string out, out_dir;
   };
   auto args = std::make_shared<Args>();
   sub->add_flag("--json", args->json, "print the result JSON on stdout (tables otherwise)");
@@ -25,7 +30,9 @@ void AddBenchCommand(CLI::App& app, Action& action) {
   sub->add_option("--repetitions", args->repetitions, "repetitions per timing (>= 1, default 7)");
   sub->add_option("--only", args->only, "groups to run: peers, models, implicit, chain, cells, exact, sweep, matched, assembly (repeatable)");
   sub->add_option("--integrator", args->integrators, "integrators of the per-model table (repeatable; default all)");
-  sub->add_option("--out", args->out, "also write the JSON to this file (atomically)");
+  sub->add_option("--out", args->out, "also write the JSON to this file (atomically; the partial result after each group)");
+  sub->add_option("--out-dir", args->out_dir,
+                  "also write bench.json, bench.md, a CSV per table and the scaling figures (PNG) into this directory");
   sub->add_flag("--no-lammps", args->no_lammps, "assembly group: do not run the LAMMPS peer even when lmp is installed");
   sub->callback([&action, args] {
     action = [args] {
@@ -49,8 +56,26 @@ void AddBenchCommand(CLI::App& app, Action& action) {
         RequireWritableDirectory(out.has_parent_path() ? out.parent_path() : std::filesystem::path("."),
                                  {out.filename().string()}, "--out");
       }
+      const std::filesystem::path dir = args->out_dir;
+      if (!dir.empty()) {
+        std::vector<std::string> names = bench::BenchTableFileNames();
+        names.insert(names.end(), {"bench.json", "bench.md"});
+        RequireWritableDirectory(dir, names, "--out-dir");
+      }
+      // The result so far after each group: a later failure or an interrupted run keeps what was measured.
+      auto write_json = [args, dir](const nlohmann::json& result) {
+        const std::string text = result.dump(2) + "\n";
+        if (!args->out.empty()) WriteFileAtomically(args->out, text);
+        if (!dir.empty()) WriteFileAtomically(dir / "bench.json", text);
+      };
+      o.group_done = write_json;
       const nlohmann::json result = bench::RunBenchSuite(o);
-      if (!args->out.empty()) WriteFileAtomically(args->out, result.dump(2) + "\n");
+      write_json(result);
+      if (!dir.empty()) {
+        WriteFileAtomically(dir / "bench.md", bench::FormatBenchReport(result));
+        bench::WriteBenchTables(result, dir);
+        RenderFigures(dir);
+      }
       if (args->json) std::cout << result.dump(2) << "\n";
       else std::cout << bench::FormatBenchReport(result);
       return 0;

@@ -15,8 +15,14 @@ void WriteFigureSpec(const std::filesystem::path& dir, const FigureSpec& spec) {
   j["logx"] = spec.logx;
   j["logy"] = spec.logy;
   j["series"] = nlohmann::json::array();
-  for (const auto& s : spec.series)
-    j["series"].push_back({{"csv", s.csv}, {"x", s.x}, {"y", s.y}, {"label", s.label}, {"style", s.style}});
+  for (const auto& s : spec.series) {
+    nlohmann::json series = {{"csv", s.csv}, {"x", s.x}, {"y", s.y}, {"label", s.label}, {"style", s.style}};
+    if (!s.where.empty()) {
+      series["where"] = nlohmann::json::object();
+      for (const auto& [column, value] : s.where) series["where"][column] = value;
+    }
+    j["series"].push_back(series);
+  }
   WriteFileAtomically(dir / (spec.name + ".plot.json"), j.dump(2) + "\n");
 }
 

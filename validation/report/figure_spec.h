@@ -1,9 +1,11 @@
 // FigureSpec: a plot request a study writes next to its CSV (<name>.plot.json); scripts/plot_figures.py turns
-// every spec into a PNG with matplotlib (Debian python3-matplotlib). Axis labels carry units.
+// every spec into a PNG with matplotlib (Debian python3-matplotlib). Axis labels carry units. A series reads two
+// columns of a CSV, optionally only the rows that match `where`.
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impactlab {
@@ -13,6 +15,8 @@ struct FigureSeries {
   std::string x, y;     ///< column names
   std::string label;    ///< legend entry
   std::string style = "-";  ///< matplotlib format string, e.g. "-", "o-", "--"
+  /// Only the rows whose column `first` holds the text `second`, for every pair (a long table holding several series).
+  std::vector<std::pair<std::string, std::string>> where = {};
 };
 
 struct FigureSpec {
