@@ -123,3 +123,39 @@ TEST_CASE("impactlab bench --out-dir: the run's files, and a path that is not a 
   CHECK(line == "kept");
   std::filesystem::remove(file);
 }
+
+TEST_CASE("impactlab bench --from: the committed run's files are what the code writes from its bench.json") {
+  // docs/figures/bench/ holds a whole run (docs/performance.md, "Bench output files"): its tables and figure specs
+  // must be exactly those the current code writes from its bench.json, so the docs stay true to the code.
+  const std::filesystem::path committed = std::filesystem::path(IMPACTLAB_SOURCE_DIR) / "docs" / "figures" / "bench";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "impactlab_bench_from";
+  std::filesystem::remove_all(dir);
+  const Output o = Run("bench --from " + (committed / "bench.json").string() + " --out-dir " + dir.string());
+  CAPTURE(o.out);
+  REQUIRE(o.status == 0);
+  auto text = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  int compared = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(committed)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".png") continue;  // drawn by matplotlib: not byte-stable across versions
+    CAPTURE(name);
+    CHECK(text(entry.path()) == text(dir / name));
+    ++compared;
+  }
+  CHECK(compared >= 16);  // 10 CSV tables, 4 figure specs, bench.md, bench.json
+  std::filesystem::remove_all(dir);
+
+  // Bad input: exit 2 naming --from; nothing is timed.
+  for (const std::string& args : {std::string("bench --from /nonexistent/bench.json"),
+                                  "bench --from " + std::string(IMPACTLAB_SOURCE_DIR) + "/README.md",
+                                  "bench --from " + (committed / "bench.json").string() + " --only peers"}) {
+    CAPTURE(args);
+    const Output bad = Run(args);
+    CAPTURE(bad.out);
+    CHECK(bad.status == 2);
+    CHECK(bad.out.find("--from") != std::string::npos);
+  }
+}
