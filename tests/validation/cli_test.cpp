@@ -148,9 +148,16 @@ TEST_CASE("impactlab bench --from: the committed run's files are what the code w
   CHECK(compared >= 16);  // 10 CSV tables, 4 figure specs, bench.md, bench.json
   std::filesystem::remove_all(dir);
 
-  // Bad input: exit 2 naming --from; nothing is timed.
+  // Bad input: exit 2 naming --from, never a crash; nothing is timed. A result edited by hand may lack a key the
+  // tables read.
+  const std::filesystem::path edited = std::filesystem::temp_directory_path() / "impactlab_bench_edited.json";
+  {
+    std::ofstream f(edited);
+    f << R"({"targets": [{"key": "verlet_vs_odeint_ratio"}], "peers": {"verlet_vs_hand_loop": 3}})" << "\n";
+  }
   for (const std::string& args : {std::string("bench --from /nonexistent/bench.json"),
                                   "bench --from " + std::string(IMPACTLAB_SOURCE_DIR) + "/README.md",
+                                  "bench --from " + edited.string(),
                                   "bench --from " + (committed / "bench.json").string() + " --only peers"}) {
     CAPTURE(args);
     const Output bad = Run(args);
@@ -158,4 +165,5 @@ TEST_CASE("impactlab bench --from: the committed run's files are what the code w
     CHECK(bad.status == 2);
     CHECK(bad.out.find("--from") != std::string::npos);
   }
+  std::filesystem::remove(edited);
 }

@@ -391,32 +391,32 @@ std::string FormatBenchReport(const nlohmann::json& r) {
   os << std::setprecision(4);
   auto spread = [](const nlohmann::json& s) {
     std::ostringstream o;
-    o << std::setprecision(4) << s["median"].get<double>() << " (" << s["min"].get<double>() << " .. "
-      << s["max"].get<double>() << ")";
+    o << std::setprecision(4) << s.at("median").get<double>() << " (" << s.at("min").get<double>() << " .. "
+      << s.at("max").get<double>() << ")";
     return o.str();
   };
   if (r.contains("peers")) {
-    const auto& p = r["peers"];
+    const auto& p = r.at("peers");
     os << "## Same-run peer ratios (median (min .. max) over repetitions)\n\n"
        << "| comparison | ours [ns/item] | peer [ns/item] | ratio |\n|---|---|---|---|\n";
     for (const char* k : {"verlet_vs_hand_loop", "verlet_vs_hand_loop_same_rhs", "verlet_vs_odeint", "rk4_vs_odeint"})
-      os << "| " << k << " | " << spread(p[k]["ours_ns_per_item"]) << " | " << spread(p[k]["peer_ns_per_item"])
-         << " | " << spread(p[k]["ratio"]) << " |\n";
-    const auto& m = p["cvode_matched_accuracy"];
+      os << "| " << k << " | " << spread(p.at(k).at("ours_ns_per_item")) << " | " << spread(p.at(k).at("peer_ns_per_item"))
+         << " | " << spread(p.at(k).at("ratio")) << " |\n";
+    const auto& m = p.at("cvode_matched_accuracy");
     if (m.contains("timing_per_contact"))
-      os << "| cvode_vs_verlet_matched_accuracy (rtol " << m["cvode_rtol"].get<double>() << ", |Δe| "
-         << m["cvode_restitution_error"].get<double>() << " vs Verlet " << m["verlet_restitution_error"].get<double>()
-         << ") | " << spread(m["timing_per_contact"]["ours_ns_per_item"]) << " | "
-         << spread(m["timing_per_contact"]["peer_ns_per_item"]) << " | "
-         << spread(m["timing_per_contact"]["ratio"]) << " |\n";
+      os << "| cvode_vs_verlet_matched_accuracy (rtol " << m.at("cvode_rtol").get<double>() << ", |Δe| "
+         << m.at("cvode_restitution_error").get<double>() << " vs Verlet " << m.at("verlet_restitution_error").get<double>()
+         << ") | " << spread(m.at("timing_per_contact").at("ours_ns_per_item")) << " | "
+         << spread(m.at("timing_per_contact").at("peer_ns_per_item")) << " | "
+         << spread(m.at("timing_per_contact").at("ratio")) << " |\n";
     os << "\nhand loop and framework Verlet give the same final state bitwise: "
-       << (p["verlet_hand_loop_same_result"].get<bool>() ? "yes" : "NO") << "\n\n";
+       << (p.at("verlet_hand_loop_same_result").get<bool>() ? "yes" : "NO") << "\n\n";
   }
   if (r.contains("simo_tarnow_vs_verlet")) {
-    const auto& s = r["simo_tarnow_vs_verlet"];
-    os << "## Simo–Tarnow vs velocity Verlet at dt = Δt_crit = " << s["dt"].get<double>() << " s\n\n"
-       << "ratio per step " << spread(s["timing"]["ratio"]) << ", Newton iterations per step "
-       << s["simo_tarnow_newton_iterations_mean"].get<double>() << "\n\n";
+    const auto& s = r.at("simo_tarnow_vs_verlet");
+    os << "## Simo–Tarnow vs velocity Verlet at dt = Δt_crit = " << s.at("dt").get<double>() << " s\n\n"
+       << "ratio per step " << spread(s.at("timing").at("ratio")) << ", Newton iterations per step "
+       << s.at("simo_tarnow_newton_iterations_mean").get<double>() << "\n\n";
   }
   for (const char* key : {"chain_ns_per_bead_step", "chain_striker_ns_per_bead_step"}) {
     if (!r.contains(key)) continue;
@@ -425,56 +425,56 @@ std::string FormatBenchReport(const nlohmann::json& r) {
                : "## Bead chain, the striker hits the resting chain (200 000/N steps; reported, no target): ns per "
                  "bead-step\n\n")
        << "| integrator | N = 100 | N = 1000 | N = 10000 | growth 1e2→1e4 |\n|---|---|---|---|---|\n";
-    for (const auto& [name, v] : r[key].items())
-      os << "| " << name << " | " << v["100"].get<double>() << " | " << v["1000"].get<double>() << " | "
-         << v["10000"].get<double>() << " | " << v["growth_100_to_10000"].get<double>() << " |\n";
+    for (const auto& [name, v] : r.at(key).items())
+      os << "| " << name << " | " << v.at("100").get<double>() << " | " << v.at("1000").get<double>() << " | "
+         << v.at("10000").get<double>() << " | " << v.at("growth_100_to_10000").get<double>() << " |\n";
     os << "\n";
   }
   if (r.contains("disk_cloud_ns_per_particle_step")) {
     os << "## Disk cloud (velocity Verlet): ns per particle-step\n\n| broad phase | N = 100 | N = 400 | growth 100→400 |\n"
        << "|---|---|---|---|\n";
     for (const char* name : {"cell_list", "all_pairs"}) {
-      const auto& v = r["disk_cloud_ns_per_particle_step"][name];
-      os << "| " << name << " | " << v["100"].get<double>() << " | " << v["400"].get<double>() << " | "
-         << v["growth_100_to_400"].get<double>() << " |\n";
+      const auto& v = r.at("disk_cloud_ns_per_particle_step").at(name);
+      os << "| " << name << " | " << v.at("100").get<double>() << " | " << v.at("400").get<double>() << " | "
+         << v.at("growth_100_to_400").get<double>() << " |\n";
     }
     os << "\n";
   }
   if (r.contains("exact")) {
-    const auto& e = r["exact"];
+    const auto& e = r.at("exact");
     os << "## Exact solution vs CVODE\n\n| quantity | ns |\n|---|---|\n"
-       << "| exact restitution | " << e["exact_restitution_ns"].get<double>() << " |\n"
-       << "| exact contact time (quadrature) | " << e["exact_contact_time_ns"].get<double>() << " |\n"
-       << "| exact trajectory, 1000 samples | " << e["exact_trajectory_1000_ns"].get<double>() << " |\n"
-       << "| CVODE one contact (rtol 1e-10) | " << e["cvode_contact_ns"].get<double>() << " |\n"
-       << "\nexact_vs_cvode_speedup = " << e["exact_vs_cvode_speedup"].get<double>() << "\n\n";
+       << "| exact restitution | " << e.at("exact_restitution_ns").get<double>() << " |\n"
+       << "| exact contact time (quadrature) | " << e.at("exact_contact_time_ns").get<double>() << " |\n"
+       << "| exact trajectory, 1000 samples | " << e.at("exact_trajectory_1000_ns").get<double>() << " |\n"
+       << "| CVODE one contact (rtol 1e-10) | " << e.at("cvode_contact_ns").get<double>() << " |\n"
+       << "\nexact_vs_cvode_speedup = " << e.at("exact_vs_cvode_speedup").get<double>() << "\n\n";
   }
   if (r.contains("sweep")) {
-    const auto& s = r["sweep"];
-    os << "## Sweep scaling\n\n" << s["description"].get<std::string>() << ": 1 thread "
-       << s["wall_s_1_thread"].get<double>() << " s, 2 threads " << s["wall_s_2_threads"].get<double>()
-       << " s, speedup " << s["sweep_speedup_2_threads"].get<double>()
-       << ", results identical: " << (s["identical_results"].get<bool>() ? "yes" : "NO") << "\n\n";
+    const auto& s = r.at("sweep");
+    os << "## Sweep scaling\n\n" << s.at("description").get<std::string>() << ": 1 thread "
+       << s.at("wall_s_1_thread").get<double>() << " s, 2 threads " << s.at("wall_s_2_threads").get<double>()
+       << " s, speedup " << s.at("sweep_speedup_2_threads").get<double>()
+       << ", results identical: " << (s.at("identical_results").get<bool>() ? "yes" : "NO") << "\n\n";
   }
   if (r.contains("matched_energy")) {
-    const auto& m = r["matched_energy"];
-    const auto& pr = m["problem"];
-    os << "## Work at matched energy accuracy: max |E - E0|/E0 <= " << pr["energy_tolerance"].get<double>() << " on the "
-       << pr["num_beads"].get<int>() << "-bead Hertz chain over " << pr["contact_durations"].get<double>()
-       << " contact durations (t_c = " << pr["two_bead_contact_time_s"].get<double>() << " s)\n\n"
+    const auto& m = r.at("matched_energy");
+    const auto& pr = m.at("problem");
+    os << "## Work at matched energy accuracy: max |E - E0|/E0 <= " << pr.at("energy_tolerance").get<double>() << " on the "
+       << pr.at("num_beads").get<int>() << "-bead Hertz chain over " << pr.at("contact_durations").get<double>()
+       << " contact durations (t_c = " << pr.at("two_bead_contact_time_s").get<double>() << " s)\n\n"
        << "| scheme | setting | max energy error | steps | wall time [s] (min .. max) | vs velocity_verlet |\n"
        << "|---|---|---|---|---|---|\n";
-    for (const auto& [name, row] : m["schemes"].items()) {
+    for (const auto& [name, row] : m.at("schemes").items()) {
       if (row.contains("skipped")) {
-        os << "| " << name << " | " << row["skipped"].get<std::string>() << " | | | | |\n";
+        os << "| " << name << " | " << row.at("skipped").get<std::string>() << " | | | | |\n";
         continue;
       }
       const bool adaptive = row.contains("rtol");
-      os << "| " << name << " | " << (adaptive ? "rtol " : "dt ") << row[adaptive ? "rtol" : "dt"].get<double>()
-         << " | " << row["max_energy_error"].get<double>() << " | " << row["steps"].get<long>() << " | "
-         << spread(row["seconds"]) << " | ";
-      if (m.contains("matched_energy_accuracy_vs_verlet_ratio") && m["matched_energy_accuracy_vs_verlet_ratio"].contains(name))
-        os << m["matched_energy_accuracy_vs_verlet_ratio"][name].get<double>();
+      os << "| " << name << " | " << (adaptive ? "rtol " : "dt ") << row.at(adaptive ? "rtol" : "dt").get<double>()
+         << " | " << row.at("max_energy_error").get<double>() << " | " << row.at("steps").get<long>() << " | "
+         << spread(row.at("seconds")) << " | ";
+      if (m.contains("matched_energy_accuracy_vs_verlet_ratio") && m.at("matched_energy_accuracy_vs_verlet_ratio").contains(name))
+        os << m.at("matched_energy_accuracy_vs_verlet_ratio").at(name).get<double>();
       os << " |\n";
     }
     os << "\n";
@@ -482,9 +482,9 @@ std::string FormatBenchReport(const nlohmann::json& r) {
   if (r.contains("models")) {
     os << "## ns per step (median over repetitions; Newton iterations per step for implicit schemes)\n\n";
     std::vector<std::string> models, integrators;
-    for (const auto& [m, row] : r["models"].items()) {
+    for (const auto& [m, row] : r.at("models").items()) {
       models.push_back(m);
-      for (const auto& [name, _] : row["integrators"].items())
+      for (const auto& [name, _] : row.at("integrators").items())
         if (std::find(integrators.begin(), integrators.end(), name) == integrators.end()) integrators.push_back(name);
     }
     os << "| integrator |";
@@ -495,19 +495,19 @@ std::string FormatBenchReport(const nlohmann::json& r) {
     for (const auto& name : integrators) {
       os << "| " << name << " |";
       for (const auto& m : models) {
-        const auto& row = r["models"][m]["integrators"];
+        const auto& row = r.at("models").at(m).at("integrators");
         if (!row.contains(name)) {
           os << " |";
           continue;
         }
-        const auto& c = row[name];
+        const auto& c = row.at(name);
         if (c.contains("skipped")) {
           os << " n/a |";
           continue;
         }
         std::ostringstream cell;
-        cell << std::setprecision(3) << c["ns_per_step"]["median"].get<double>();
-        if (c["implicit"].get<bool>()) cell << " (" << std::setprecision(2) << c["newton_iterations_per_step"].get<double>() << " it)";
+        cell << std::setprecision(3) << c.at("ns_per_step").at("median").get<double>();
+        if (c.at("implicit").get<bool>()) cell << " (" << std::setprecision(2) << c.at("newton_iterations_per_step").get<double>() << " it)";
         os << ' ' << cell.str() << " |";
       }
       os << "\n";
@@ -515,7 +515,7 @@ std::string FormatBenchReport(const nlohmann::json& r) {
     os << "\nn/a: the integrator cannot advance that model (reason in the JSON, key models.<model>.integrators.<name>.skipped)\n\n";
   }
   if (r.contains("assembly")) {
-    const auto& a = r["assembly"];
+    const auto& a = r.at("assembly");
     auto number = [](const nlohmann::json& x, int precision = 4) {
       std::ostringstream o;
       if (x.is_number())
@@ -528,101 +528,101 @@ std::string FormatBenchReport(const nlohmann::json& r) {
     };
     // Force evaluations per step (the fixed point's sweeps for velocity_verlet) next to the timed steps.
     auto evaluations = [&](const nlohmann::json& row) {
-      return row.contains("force_evaluations_per_step") ? "; " + number(row["force_evaluations_per_step"], 3) + " ev./step"
+      return row.contains("force_evaluations_per_step") ? "; " + number(row.at("force_evaluations_per_step"), 3) + " ev./step"
                                                         : std::string();
     };
     os << "## Sphere assembly (sphere_assembly_1eK.toml): ns per particle-step, same run as LAMMPS\n\n"
        << "| integrator | N | steps (after warm-up); force evaluations per step | ours [ns] (min .. max) | LAMMPS [ns] | "
           "ours / LAMMPS | peak RSS per particle, ours / LAMMPS [kB] |\n|---|---|---|---|---|---|---|\n";
     if (a.contains("velocity_verlet"))
-      for (const auto& [label, row] : a["velocity_verlet"].items()) {
+      for (const auto& [label, row] : a.at("velocity_verlet").items()) {
         const bool peer = row.contains("assembly_vs_lammps_ratio");
-        os << "| velocity_verlet | " << row["num_spheres"].get<int>() << " | " << row["timed_steps"].get<long>() << " (+"
-           << row["warmup_steps"].get<long>() << ")" << evaluations(row) << " | " << spread(row["ns_per_particle_step"]) << " | "
-           << (peer ? spread(row["lammps"]["ns_per_particle_step"])
+        os << "| velocity_verlet | " << row.at("num_spheres").get<int>() << " | " << row.at("timed_steps").get<long>() << " (+"
+           << row.at("warmup_steps").get<long>() << ")" << evaluations(row) << " | " << spread(row.at("ns_per_particle_step")) << " | "
+           << (peer ? spread(row.at("lammps").at("ns_per_particle_step"))
                     : number(row.contains("lammps")  // no "lammps" in the row with --no-lammps
-                                 ? row["lammps"].value("status", a["lammps"].value("status", nlohmann::json("-")))
-                                 : a["lammps"].value("status", nlohmann::json("-"))))
-           << " | " << (peer ? spread(row["assembly_vs_lammps_ratio"]) : std::string("-")) << " | "
-           << (row.contains("peak_rss_per_particle_bytes") ? number(row["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
-                                                           : number(row["peak_rss_bytes"]))
+                                 ? row.at("lammps").value("status", a.at("lammps").value("status", nlohmann::json("-")))
+                                 : a.at("lammps").value("status", nlohmann::json("-"))))
+           << " | " << (peer ? spread(row.at("assembly_vs_lammps_ratio")) : std::string("-")) << " | "
+           << (row.contains("peak_rss_per_particle_bytes") ? number(row.at("peak_rss_per_particle_bytes").get<double>() / 1024.0, 3)
+                                                           : number(row.at("peak_rss_bytes")))
            << " / "
-           << (peer && row["lammps"].contains("peak_rss_per_particle_bytes")
-                   ? number(row["lammps"]["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
+           << (peer && row.at("lammps").contains("peak_rss_per_particle_bytes")
+                   ? number(row.at("lammps").at("peak_rss_per_particle_bytes").get<double>() / 1024.0, 3)
                    : std::string("-"))
            << " |\n";
         if (row.contains("explicit_damping")) {
-          const auto& e = row["explicit_damping"];
+          const auto& e = row.at("explicit_damping");
           const bool epeer = e.contains("assembly_vs_lammps_ratio");
-          os << "| velocity_verlet_explicit_damping | " << row["num_spheres"].get<int>() << " | "
-             << row["timed_steps"].get<long>() << " (+" << row["warmup_steps"].get<long>() << ")" << evaluations(e)
-             << " | " << spread(e["ns_per_particle_step"]) << " | "
-             << (peer ? spread(row["lammps"]["ns_per_particle_step"]) : std::string("-")) << " | "
-             << (epeer ? spread(e["assembly_vs_lammps_ratio"]) : std::string("-")) << " | |\n";
+          os << "| velocity_verlet_explicit_damping | " << row.at("num_spheres").get<int>() << " | "
+             << row.at("timed_steps").get<long>() << " (+" << row.at("warmup_steps").get<long>() << ")" << evaluations(e)
+             << " | " << spread(e.at("ns_per_particle_step")) << " | "
+             << (peer ? spread(row.at("lammps").at("ns_per_particle_step")) : std::string("-")) << " | "
+             << (epeer ? spread(e.at("assembly_vs_lammps_ratio")) : std::string("-")) << " | |\n";
         }
       }
     if (a.contains("simo_tarnow"))
-      for (const auto& [label, row] : a["simo_tarnow"].items()) {
+      for (const auto& [label, row] : a.at("simo_tarnow").items()) {
         os << "| simo_tarnow | " << number(row.value("num_spheres", nlohmann::json(nullptr))) << " | "
            << number(row.value("steps", nlohmann::json(nullptr))) << " | ";
         if (row.contains("ns_per_particle_step"))
-          os << number(row["ns_per_particle_step"]) << " (" << number(row["newton_iterations_per_step"], 2)
+          os << number(row.at("ns_per_particle_step")) << " (" << number(row.at("newton_iterations_per_step"), 2)
              << " Newton it./step) | | | "
              << (row.contains("peak_rss_per_particle_bytes")
-                     ? number(row["peak_rss_per_particle_bytes"].get<double>() / 1024.0, 3)
+                     ? number(row.at("peak_rss_per_particle_bytes").get<double>() / 1024.0, 3)
                      : std::string("-"))
              << " |\n";
         else
-          os << "not measurable: " << row["not_measurable"].get<std::string>() << " | | | |\n";
+          os << "not measurable: " << row.at("not_measurable").get<std::string>() << " | | | |\n";
       }
     const nlohmann::json verlet_rows = a.value("velocity_verlet", nlohmann::json::object());
     for (const auto& [label, row] : verlet_rows.items())
-      if (row.contains("lammps") && row["lammps"].contains("agreement")) {
-        const auto& g = row["lammps"]["agreement"];
-        os << "\nSame physics (N = " << row["num_spheres"].get<int>() << ", after "
-           << row["warmup_steps"].get<long>() + row["timed_steps"].get<long>() << " steps): kinetic energy ours "
-           << number(g["kinetic_energy_J"]["ours"], 6) << " J, LAMMPS " << number(g["kinetic_energy_J"]["lammps"], 6)
-           << " J (rel. diff. " << number(g["kinetic_energy_relative_difference"], 3) << "); max overlap ours "
-           << number(g["max_overlap_m"]["ours"], 6) << " m, LAMMPS " << number(g["max_overlap_m"]["lammps"], 6)
-           << " m (rel. diff. " << number(g["max_overlap_relative_difference"], 3) << "); max centre difference / max "
-           << "displacement " << number(g["max_centre_difference_over_max_displacement"], 3) << "\n";
-        if (row.contains("explicit_damping") && row["explicit_damping"].contains("lammps_agreement")) {
-          const auto& e = row["explicit_damping"]["lammps_agreement"];
+      if (row.contains("lammps") && row.at("lammps").contains("agreement")) {
+        const auto& g = row.at("lammps").at("agreement");
+        os << "\nSame physics (N = " << row.at("num_spheres").get<int>() << ", after "
+           << row.at("warmup_steps").get<long>() + row.at("timed_steps").get<long>() << " steps): kinetic energy ours "
+           << number(g.at("kinetic_energy_J").at("ours"), 6) << " J, LAMMPS " << number(g.at("kinetic_energy_J").at("lammps"), 6)
+           << " J (rel. diff. " << number(g.at("kinetic_energy_relative_difference"), 3) << "); max overlap ours "
+           << number(g.at("max_overlap_m").at("ours"), 6) << " m, LAMMPS " << number(g.at("max_overlap_m").at("lammps"), 6)
+           << " m (rel. diff. " << number(g.at("max_overlap_relative_difference"), 3) << "); max centre difference / max "
+           << "displacement " << number(g.at("max_centre_difference_over_max_displacement"), 3) << "\n";
+        if (row.contains("explicit_damping") && row.at("explicit_damping").contains("lammps_agreement")) {
+          const auto& e = row.at("explicit_damping").at("lammps_agreement");
           os << "With LAMMPS's algorithm (velocity_verlet_explicit_damping): kinetic energy rel. diff. "
-             << number(e["kinetic_energy_relative_difference"], 3) << ", max overlap rel. diff. "
-             << number(e["max_overlap_relative_difference"], 3) << ", max centre difference / max displacement "
-             << number(e["max_centre_difference_over_max_displacement"], 3) << "\n";
+             << number(e.at("kinetic_energy_relative_difference"), 3) << ", max overlap rel. diff. "
+             << number(e.at("max_overlap_relative_difference"), 3) << ", max centre difference / max displacement "
+             << number(e.at("max_centre_difference_over_max_displacement"), 3) << "\n";
         }
       }
     for (const auto& [label, row] : verlet_rows.items())
       if (row.contains("openmp"))
-        os << "\nOpenMP contact threads (N = " << row["num_spheres"].get<int>() << ", velocity Verlet): 1 thread "
-           << spread(row["openmp"]["ns_per_particle_step_1_thread"]) << " ns, 2 threads "
-           << spread(row["openmp"]["ns_per_particle_step_2_threads"]) << " ns, speed-up "
-           << spread(row["openmp"]["speedup"]) << ", results bitwise identical: "
-           << (row["openmp"]["same_result"].get<bool>() ? "yes" : "NO") << "\n";
+        os << "\nOpenMP contact threads (N = " << row.at("num_spheres").get<int>() << ", velocity Verlet): 1 thread "
+           << spread(row.at("openmp").at("ns_per_particle_step_1_thread")) << " ns, 2 threads "
+           << spread(row.at("openmp").at("ns_per_particle_step_2_threads")) << " ns, speed-up "
+           << spread(row.at("openmp").at("speedup")) << ", results bitwise identical: "
+           << (row.at("openmp").at("same_result").get<bool>() ? "yes" : "NO") << "\n";
     if (a.contains("two_thread_ceiling")) {
-      const auto& c = a["two_thread_ceiling"];
+      const auto& c = a.at("two_thread_ceiling");
       if (c.contains("stream_speedup"))
-        os << "\nThis machine's two-thread ceiling (same run, 1 vs 2 threads): memory stream (" << number(c["stream_bytes"].get<double>() / 1e6, 3)
-           << " MB, " << number(c["stream_bandwidth_1_thread_GB_per_s"], 3) << " GB/s on one thread) speed-up "
-           << spread(c["stream_speedup"]) << "; compute-bound loop speed-up " << spread(c["compute_speedup"]) << "\n";
+        os << "\nThis machine's two-thread ceiling (same run, 1 vs 2 threads): memory stream (" << number(c.at("stream_bytes").get<double>() / 1e6, 3)
+           << " MB, " << number(c.at("stream_bandwidth_1_thread_GB_per_s"), 3) << " GB/s on one thread) speed-up "
+           << spread(c.at("stream_speedup")) << "; compute-bound loop speed-up " << spread(c.at("compute_speedup")) << "\n";
       else
-        os << "\nThis machine's two-thread ceiling: " << c["status"].get<std::string>() << "\n";
+        os << "\nThis machine's two-thread ceiling: " << c.at("status").get<std::string>() << "\n";
     }
-    os << "\nPeak memory: " << a["memory_method"].get<std::string>() << ".\n\n";
+    os << "\nPeak memory: " << a.at("memory_method").get<std::string>() << ".\n\n";
   }
   os << "## Targets (issue 19 acceptance list first)\n\n| key | value | target | status |\n|---|---|---|---|\n";
-  for (const auto& t : r["targets"]) {
+  for (const auto& t : r.at("targets")) {
     std::ostringstream v;
-    if (t["value"].is_number())
-      v << std::setprecision(4) << t["value"].get<double>();
+    if (t.at("value").is_number())
+      v << std::setprecision(4) << t.at("value").get<double>();
     else
       v << "-";
-    const std::string status = t.contains("status") ? t["status"].get<std::string>()
-                                                    : (t["met"].get<bool>() ? "met" : "missed");
-    os << "| " << t["key"].get<std::string>() << " | " << v.str() << " | " << t["target"].get<std::string>() << " | "
-       << status << (t["note"].get<std::string>().empty() ? "" : " (" + t["note"].get<std::string>() + ")") << " |\n";
+    const std::string status = t.contains("status") ? t.at("status").get<std::string>()
+                                                    : (t.at("met").get<bool>() ? "met" : "missed");
+    os << "| " << t.at("key").get<std::string>() << " | " << v.str() << " | " << t.at("target").get<std::string>() << " | "
+       << status << (t.at("note").get<std::string>().empty() ? "" : " (" + t.at("note").get<std::string>() + ")") << " |\n";
   }
   return os.str();
 }

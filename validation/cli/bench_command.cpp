@@ -41,13 +41,20 @@ int WriteSavedResult(const std::filesystem::path& from, const std::filesystem::p
                            "a result written by `impactlab bench --out FILE` or `--out-dir DIR` (a JSON object with a "
                            "\"targets\" array)");
   if (CheckOnly()) return 0;  // the input is valid; no output
-  if (!dir.empty()) {
-    RequireBenchDirectory(dir);
-    WriteFileAtomically(dir / "bench.json", result.dump(2) + "\n");
-    WriteBenchFiles(result, dir);
+  // A result edited by hand may lack a key the tables read: that is bad input too, named with the key's error.
+  try {
+    const std::string tables = bench::FormatBenchReport(result);
+    if (!dir.empty()) {
+      RequireBenchDirectory(dir);
+      WriteFileAtomically(dir / "bench.json", result.dump(2) + "\n");
+      WriteBenchFiles(result, dir);
+    }
+    if (json) std::cout << result.dump(2) << "\n";
+    else std::cout << tables;
+  } catch (const nlohmann::json::exception& e) {
+    throw InvalidParameter("--from", "\"" + from.string() + "\"",
+                           std::string("a complete result of `impactlab bench` (") + e.what() + ")");
   }
-  if (json) std::cout << result.dump(2) << "\n";
-  else std::cout << bench::FormatBenchReport(result);
   return 0;
 }
 
