@@ -1,8 +1,10 @@
 #include "bench/bench_tables.h"
 
+#include <algorithm>
 #include <sstream>
 #include <utility>
 
+#include "core/errors.h"
 #include "io/atomic_file.h"
 #include "io/resumable_table.h"
 #include "report/figure_spec.h"
@@ -13,14 +15,14 @@ namespace {
 using nlohmann::json;
 
 // One cell: numbers in their shortest exact text, booleans as true/false, null or absent as empty; text quoted as
-// RFC 4180 asks when it holds a comma, a quote or a line break.
+// RFC 4180 asks when it holds a comma, a quote or a line break (CR or LF).
 std::string Cell(const json& v) {
   if (v.is_null()) return "";
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
   if (v.is_number()) return FormatShortest(v.get<double>());
   const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
@@ -45,9 +47,11 @@ class CsvTable {
   explicit CsvTable(std::vector<std::string> columns) : columns_(std::move(columns)) {}
   void Add(const std::vector<std::pair<std::string, json>>& cells) {
     std::vector<std::string> row(columns_.size());
-    for (const auto& [name, value] : cells)
-      for (std::size_t i = 0; i < columns_.size(); ++i)
-        if (columns_[i] == name) row[i] = Cell(value);
+    for (const auto& [name, value] : cells) {
+      const auto column = std::find(columns_.begin(), columns_.end(), name);
+      IMPACTLAB_DEMAND(column != columns_.end());  // a cell for a column the table lacks would be lost silently
+      row[static_cast<std::size_t>(column - columns_.begin())] = Cell(value);
+    }
     rows_.push_back(std::move(row));
   }
   bool empty() const { return rows_.empty(); }
