@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sanitizer job (docs/reliability.md "Sanitizers"): builds the whole doctest suite (and the impactlab binary
-# the CLI tests call) with clang, AddressSanitizer + UndefinedBehaviorSanitizer at -O1 (every UB report fatal,
+# the CLI tests call) with clang, AddressSanitizer + UndefinedBehaviorSanitizer at -O2 (every UB report fatal,
 # leak check on) into ./build-sanitize and runs it through ctest. The same build directory also holds the
 # libFuzzer targets of scripts/fuzz.sh. Needs the packages of scripts/setup.sh (clang, libclang-rt-14-dev).
 # Extra arguments go to ctest (e.g. -R cli).

@@ -1,9 +1,10 @@
 # Shared by scripts/sanitize.sh and scripts/fuzz.sh (sourced): configures ./build-sanitize with clang,
-# ASan + UBSan and libFuzzer coverage (-DIMPACTLAB_FUZZ=ON), -O1 with line tables and assertions on
-# (CMAKE_CXX_FLAGS_RELEASE replaces -O3 -DNDEBUG), and sets the sanitizer run-time options.
+# ASan + UBSan and libFuzzer coverage (-DIMPACTLAB_FUZZ=ON), -O2 with line tables and assertions on
+# (CMAKE_CXX_FLAGS_RELEASE replaces -O3 -DNDEBUG), and sets the sanitizer run-time options. -O2 rather than -O1:
+# the sanitized suite runs in half the time (docs/reliability.md "Sanitizers", measured), the build no slower.
 SANITIZE_BUILD=${SANITIZE_BUILD:-build-sanitize}
 JOBS=$(nproc 2>/dev/null || echo 2)
-CXX=clang++ cmake -S . -B "$SANITIZE_BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" \
+CXX=clang++ cmake -S . -B "$SANITIZE_BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -gline-tables-only" \
   -DIMPACTLAB_SANITIZE=ON -DIMPACTLAB_FUZZ=ON -DIMPACTLAB_BUILD_BENCHMARKS=OFF >/dev/null
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1:strict_init_order=1}
 # Third-party leaks only (Siconos 4.4's own object graph): scripts/lsan_suppressions.txt.

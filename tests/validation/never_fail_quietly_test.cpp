@@ -5,7 +5,10 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -68,18 +71,31 @@ double NumberAfter(const std::string& text, const std::string& prefix) {
 }  // namespace
 
 TEST_CASE("never quiet: progress lines on stderr for a run over 1 s, none with --quiet or off a terminal") {
-  // Velocity Verlet steps on the Hertz impact, dt = 4e-12 s: 2.5e7 steps, ≈ 2–3 s (1e7 steps took 0.9–1.0 s on an
-  // idle machine: too close to the meter's 1 s delay).
-  const std::string args = kHertz + " --dt 4e-12 --set t_end=1e-4";
+  // Velocity Verlet on the Hertz impact at dt = 4e-12 s. The run must last well over the meter's 1 s delay on
+  // whatever build runs the test (Release ≈ 1e7 steps/s; the sanitized build of scripts/sanitize.sh is far slower),
+  // so a probe of 2.5e6 steps, start-up included, sets t_end for ≈ 3 s, never below the probe's own length.
+  const std::string base = kHertz + " --dt 4e-12 --set t_end=";
+  const auto probe_start = std::chrono::steady_clock::now();
+  REQUIRE(Run(base + "1e-5 --quiet").status == 0);
+  const double probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
+  const double t_end = std::max(1e-5, 1e-5 * 3.0 / probe_s);
+  CAPTURE(probe_s);
+  CAPTURE(t_end);
+  char t_end_text[32];
+  std::snprintf(t_end_text, sizeof t_end_text, "%.6g", t_end);  // as the meter prints it
+  const std::string args = base + t_end_text;
   const Output shown = Run(args + " --progress");
   CAPTURE(shown.out);
   CHECK(shown.status == 0);
   CHECK(shown.out.find("impactlab: progress 'velocity_verlet': t = ") != std::string::npos);
-  CHECK(shown.out.find(" of 0.0001 s (") != std::string::npos);
+  CHECK(shown.out.find(std::string(" of ") + t_end_text + " s (") != std::string::npos);
   CHECK(shown.out.find(" steps/s, ETA ") != std::string::npos);
   CHECK(shown.out.find(" steps/s, finished in ") != std::string::npos);
+  const auto quiet_start = std::chrono::steady_clock::now();
   const Output quiet = Run(args + " --quiet");  // stderr is a pipe here: quiet anyway, and with --quiet
+  const double quiet_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - quiet_start).count();
   CHECK(quiet.status == 0);
+  CHECK(quiet_s > 1.0);  // long enough that the meter would have spoken
   CHECK(quiet.out.find("progress") == std::string::npos);
   CHECK(Run(args + " --quiet --progress").status == 2);  // contradictory flags: bad input
 }
