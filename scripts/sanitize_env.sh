@@ -1,7 +1,7 @@
 # Shared by scripts/sanitize.sh and scripts/fuzz.sh (sourced): configures ./build-sanitize with clang,
 # ASan + UBSan and libFuzzer coverage (-DIMPACTLAB_FUZZ=ON), -O2 with line tables and assertions on
 # (CMAKE_CXX_FLAGS_RELEASE replaces -O3 -DNDEBUG), and sets the sanitizer run-time options. -O2 rather than -O1:
-# the sanitized suite runs in half the time (docs/reliability.md "Sanitizers", measured), the build no slower.
+# the sanitized suite runs in half the time and the build takes about as long (docs/reliability.md "Sanitizers").
 SANITIZE_BUILD=${SANITIZE_BUILD:-build-sanitize}
 JOBS=$(nproc 2>/dev/null || echo 2)
 CXX=clang++ cmake -S . -B "$SANITIZE_BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -gline-tables-only" \
