@@ -9,6 +9,7 @@
 //                         maps any monotone W to a linear damped oscillator with damping ratio ξ.
 //   KuwabaraKonoDamping:  C = γ δ^(1/2) (viscoelastic Hertz) [Kuwabara & Kono 1987; Brilliantov 1996];
 //                         e depends on v₀: 1 − e ≈ 1.1534 (γ/k)(k/m)^(2/5) v₀^(1/5) [docs/theory.md §3].
+// Each also gives C'(δ) = dC/dδ in closed form (viscous_dampers.cpp, next to C).
 #pragma once
 
 #include <memory>
@@ -23,6 +24,7 @@ class NoDamping final : public DampingLaw {
   std::string name() const override { return "none"; }
   std::string reference() const override { return "C = 0 (undamped)"; }
   double Coefficient(double) const override { return 0.0; }
+  double CoefficientDerivative(double) const override { return 0.0; }
   double DissipationPotential(double) const override { return 0.0; }
   bool velocity_dependent_restitution() const override { return false; }
 };
@@ -34,6 +36,7 @@ class LinearViscousDamping final : public DampingLaw {
   std::string name() const override { return "linear_viscous"; }
   std::string reference() const override { return "C = c, c = 2 xi_L(e) sqrt(m k) [docs/theory.md §3]"; }
   double Coefficient(double delta) const override { return delta > 0.0 ? c_ : 0.0; }
+  double CoefficientDerivative(double) const override { return 0.0; }
   double DissipationPotential(double delta) const override { return delta > 0.0 ? c_ * delta : 0.0; }
   bool velocity_dependent_restitution() const override { return false; }  // for p = 1
   double c() const { return c_; }
@@ -51,6 +54,7 @@ class TsujiDamping final : public DampingLaw {
     return "C = alpha sqrt(m k) delta^((p-1)/2), Seed001; Seed000 eq. (25)";
   }
   double Coefficient(double delta) const override;
+  double CoefficientDerivative(double delta) const override;
   double DissipationPotential(double delta) const override;
   bool velocity_dependent_restitution() const override { return false; }
   double alpha() const { return alpha_; }
@@ -66,6 +70,7 @@ class UniversalDamping final : public DampingLaw {
   std::string name() const override { return "universal"; }
   std::string reference() const override { return "C = xi sqrt(2m) W'/sqrt(W), Seed000 eq. (22)"; }
   double Coefficient(double delta) const override;
+  double CoefficientDerivative(double delta) const override;
   double DissipationPotential(double delta) const override;
   bool velocity_dependent_restitution() const override { return false; }
 
@@ -81,6 +86,7 @@ class KuwabaraKonoDamping final : public DampingLaw {
   std::string name() const override { return "kuwabara_kono"; }
   std::string reference() const override { return "C = gamma delta^(1/2), Kuwabara & Kono 1987"; }
   double Coefficient(double delta) const override;
+  double CoefficientDerivative(double delta) const override;
   double DissipationPotential(double delta) const override;
   bool velocity_dependent_restitution() const override { return true; }
   double gamma() const { return gamma_; }
