@@ -34,8 +34,9 @@ namespace {
 // values are those of the Eigen expressions
 //   a₁, v₁ = Kinematics(d₁),  f₁ = ∇V(d₁) + C(d₁) v₁,
 //   R = M ∘ ((1 − α_m) a₁ + α_m a₀) + (1 − α_f) f₁ + α_f f₀ − f_ext,
-//   J = diag((1 − α_m) M/(βh²)) + (1 − α_f) (∇²V(d₁) + γ/(βh) C(d₁)),
-// evaluated in the same order, so the iterates are those of the former allocating form bit for bit.
+//   J = diag((1 − α_m) M/(βh²)) + (1 − α_f) (∇²V(d₁) + γ/(βh) C(d₁) + ∂(C(d) v₁)/∂d|d₁),
+// evaluated in the same order, so the iterates are those of the former allocating form bit for bit (undamped models;
+// with damping the ∂C/∂d term, added 2026-12-07, changes the iterates, not what they converge to).
 class GeneralizedAlphaResidual final : public NewtonSystem {
  public:
   GeneralizedAlphaResidual(const ConstantMassSystem& s, const GeneralizedAlphaParameters& p, const MechanicalState& n,
@@ -64,8 +65,18 @@ class GeneralizedAlphaResidual final : public NewtonSystem {
       w.entries.clear();
       s_.AppendPotentialHessianEntries(d1, w.entries);
       w.hessian_assembler.Assemble(n, n, w.entries, w.hessian);
-      const SparseTerm inner[2] = {{&w.hessian, 1.0, false}, {&w.damping1, p_.gamma / (p_.beta * h_), false}};
-      SparseCombine(n, inner, 2, w.stiffness);  // ∇²V + γ/(βh) C
+      // + ∂(C(d) v₁)/∂d at d₁ (v₁ held fixed; its own dependence on d₁ is the γ/(βh) C term).
+      bool rate_term = false;
+      if (s_.velocity_dependent_forces()) {
+        w.entries.clear();
+        s_.AppendDampingForceGradientEntries(d1, w.v1, w.entries);
+        rate_term = !w.entries.empty();
+        if (rate_term) w.damping_gradient_assembler.Assemble(n, n, w.entries, w.damping_gradient);
+      }
+      const SparseTerm inner[3] = {{&w.hessian, 1.0, false},
+                                   {&w.damping1, p_.gamma / (p_.beta * h_), false},
+                                   {&w.damping_gradient, 1.0, false}};
+      SparseCombine(n, inner, rate_term ? 3 : 2, w.stiffness);  // ∇²V + γ/(βh) C (+ D)
       const SparseTerm outer[1] = {{&w.stiffness, 1.0 - p_.alpha_f, false}};
       SparseCombine(n, outer, 1, j->matrix);  // (1 − α_f)(…)
       // + the inertia diagonal, added as `mass + (…)` adds it (x + 0 where the other side has no entry)
@@ -245,9 +256,10 @@ void GeneralizedAlpha::ReserveForceForm(const ConstantMassSystem& system, Eigen:
   w.reserved_n = n;
   const auto entries = static_cast<Eigen::Index>(bound);
   w.entries.reserve(bound + static_cast<std::size_t>(n));
-  for (SparseAssembler* a : {&w.start_damping_assembler, &w.damping_assembler, &w.hessian_assembler})
+  for (SparseAssembler* a :
+       {&w.start_damping_assembler, &w.damping_assembler, &w.hessian_assembler, &w.damping_gradient_assembler})
     a->ReserveEntries(bound + static_cast<std::size_t>(n), n);
-  for (Eigen::SparseMatrix<double>* m : {&w.damping0, &w.damping1, &w.hessian, &w.stiffness}) {
+  for (Eigen::SparseMatrix<double>* m : {&w.damping0, &w.damping1, &w.hessian, &w.stiffness, &w.damping_gradient}) {
     if (m->rows() != n || m->cols() != n) m->resize(n, n);
     ReserveNonZeros(*m, m == &w.stiffness ? 2 * entries : entries);
   }

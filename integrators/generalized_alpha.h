@@ -10,7 +10,9 @@
 //
 // The internal force is weighted (force-averaged form, as in Hilber–Hughes–Taylor's original); for
 // α_m = α_f = 0 this is Newmark exactly. Unknown d_{n+1}; Newton (newton_solver.h) with
-// J = (1 − α_m) M/(βh²) + (1 − α_f)[∇²V(d_{n+1}) + γ/(βh) C(d_{n+1})] (∂C/∂q · v omitted).
+// J = (1 − α_m) M/(βh²) + (1 − α_f)[∇²V(d_{n+1}) + γ/(βh) C(d_{n+1}) + ∂(C(d) v_{n+1})/∂d|_{d_{n+1}}], exact; the
+// last term from the model's ConstantMassSystem::AppendDampingForceGradientEntries (left out where a model has none,
+// and damped steps then converge linearly).
 // Energy is NOT conserved for non-quadratic V: the trapezoidal rule's step error is the quadrature error
 // ΔV − ½Δd·(∇V_n + ∇V_{n+1}) [docs/theory.md §9]. The dissipated work is recorded by the trapezoidal rule
 // h/2 (P_n + P_{n+1}), P = vᵀ C v. The acceleration a_n is carried between steps (recomputed from the
@@ -44,8 +46,9 @@ struct GeneralizedAlphaWorkspace {
   NewtonWorkspace newton;
   Eigen::VectorXd mass, a0, g0, f0, fe0, fe1, f_ext, d1, damping_v, inertia, a1, v1, g1, f1;
   SparseEntries entries;
-  SparseAssembler start_damping_assembler, damping_assembler, hessian_assembler;
+  SparseAssembler start_damping_assembler, damping_assembler, hessian_assembler, damping_gradient_assembler;
   Eigen::SparseMatrix<double> damping0, damping1, hessian, stiffness;
+  Eigen::SparseMatrix<double> damping_gradient;  ///< ∂(C(d) v₁)/∂d at d₁ (ConstantMassSystem::AppendDampingForceGradientEntries)
   std::size_t reserved_entries = static_cast<std::size_t>(-1);
   Eigen::Index reserved_n = -1;
 };

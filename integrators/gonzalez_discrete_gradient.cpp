@@ -57,8 +57,14 @@ void EvaluateGonzalezDiscreteForce(const ConstantMassSystem& system, const Eigen
     ws.entries.clear();
     system.AppendPotentialHessianEntries(qm, ws.entries);
     ws.hessian_assembler.Assemble(n, n, ws.entries, ws.hessian);
-    const SparseTerm terms[3] = {{&ws.hessian, 0.5, false}, {nullptr, r, false}, {&ws.damping_matrix, h, true}};
-    SparseCombine(n, terms, 3, jacobian->matrix);  // 0.5 * hess + r * identity + c / h
+    // + ½ ∂(C(q) w)/∂q at q_m, w = Δq/h (the damping force's change with the midpoint).
+    ws.rate = dq / h;
+    const bool rate_term = AssembleDampingForceGradient(system, qm, ws.rate, ws);
+    const SparseTerm terms[4] = {{&ws.hessian, 0.5, false},
+                                 {nullptr, r, false},
+                                 {&ws.damping_matrix, h, true},
+                                 {&ws.damping_gradient, 0.5, false}};
+    SparseCombine(n, terms, rate_term ? 4 : 3, jacobian->matrix);  // 0.5 * hess + r * identity + c / h (+ 0.5 * D)
     ParkOrTake(jacobian->u, use_r, n, ws.parked);
     ParkOrTake(jacobian->w, use_r, n, ws.parked);
     if (use_r) {

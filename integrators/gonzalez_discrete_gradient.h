@@ -8,8 +8,9 @@
 // V, ∇V and ∇²V (no contact structure needed). Second order. It generally conserves neither linear nor
 // angular momentum (Σ_A r Δq_A ≠ 0) [docs/theory.md §7 "Momentum caveat"]; compare gonzalez_dg_invariant.
 // Cancellation guard: r = 0 when ΔV − ∇V·Δq is at the round-off level of its terms.
-// Newton Jacobian (exact up to ∂C/∂q): ½H + r I + Δq ⊗ (∇V(q_{n+1}) − G − ½HΔq − 2rΔq)/|Δq|², the
-// rank-one part handled by Sherman–Morrison (newton_solver.h), so sparse models stay sparse.
+// Newton Jacobian: ½H + r I + C/h + ½ ∂(C(q) w)/∂q|_{q_{n+½}} (w = Δq/h) + Δq ⊗ (∇V(q_{n+1}) − G − ½HΔq − 2rΔq)/|Δq|²,
+// the rank-one part handled by Sherman–Morrison (newton_solver.h), so sparse models stay sparse. The ∂C/∂q term comes
+// from the model's ConstantMassSystem::AppendDampingForceGradientEntries (left out where a model has none).
 #pragma once
 
 #include "integrators/midpoint_family_integrator.h"

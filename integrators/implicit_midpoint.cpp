@@ -17,8 +17,14 @@ IntegratorTraits ImplicitMidpoint::traits() const {
 void ImplicitMidpoint::EvaluateDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
                                              const Eigen::VectorXd& q1, double h, DiscreteForceEvaluation& out,
                                              NewtonJacobian* jacobian) const {
+  EvaluateMidpointRuleDiscreteForce(system, q0, q1, h, out, jacobian);
+}
+
+void EvaluateMidpointRuleDiscreteForce(const ConstantMassSystem& system, const Eigen::VectorXd& q0,
+                                       const Eigen::VectorXd& q1, double h, DiscreteForceEvaluation& out,
+                                       NewtonJacobian* jacobian) {
   // Storage reused between calls (out.scratch); the values are those of
-  //   F̄ = ∇V(q_m) + C(q_m) Δq/h,   ∂F̄/∂q₁ = ½∇²V(q_m) + C(q_m)/h   (the Eigen expressions of the header).
+  //   F̄ = ∇V(q_m) + C(q_m) Δq/h,   ∂F̄/∂q₁ = ½∇²V(q_m) + C(q_m)/h + ½ ∂(C(q) Δq/h)/∂q|q_m   (the header's formulas).
   const Eigen::Index n = q0.size();
   DiscreteForceScratch& w = out.scratch;
   w.qm = 0.5 * (q0 + q1);
@@ -39,8 +45,11 @@ void ImplicitMidpoint::EvaluateDiscreteForce(const ConstantMassSystem& system, c
     w.entries.clear();
     system.AppendPotentialHessianEntries(qm, w.entries);
     w.hessian_assembler.Assemble(n, n, w.entries, w.hessian);
-    const SparseTerm terms[2] = {{&w.hessian, 0.5, false}, {&w.damping_matrix, h, true}};
-    SparseCombine(n, terms, 2, jacobian->matrix);  // 0.5 * H + c / h
+    // + ½ ∂(C(q) w)/∂q at q_m, w = Δq/h: the damping force's change with the midpoint (C' ≠ 0 on damped contacts).
+    w.rate = dq / h;
+    const bool rate_term = AssembleDampingForceGradient(system, qm, w.rate, w);
+    const SparseTerm terms[3] = {{&w.hessian, 0.5, false}, {&w.damping_matrix, h, true}, {&w.damping_gradient, 0.5, false}};
+    SparseCombine(n, terms, rate_term ? 3 : 2, jacobian->matrix);  // 0.5 * H + c / h (+ 0.5 * D)
     jacobian->u.resize(0);
     jacobian->w.resize(0);
   }

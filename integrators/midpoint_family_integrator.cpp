@@ -281,13 +281,13 @@ StepResult MidpointFamilyIntegrator::DoContactStep(const MechanicalSystem& syste
 
 void DiscreteForceScratch::Reserve(std::size_t entries_bound, Eigen::Index n) {
   entries.reserve(entries_bound + static_cast<std::size_t>(n));
-  for (SparseAssembler* a : {&hessian_assembler, &damping_assembler, &jacobian_assembler})
+  for (SparseAssembler* a : {&hessian_assembler, &damping_assembler, &jacobian_assembler, &damping_gradient_assembler})
     a->ReserveEntries(entries_bound + static_cast<std::size_t>(n), n);
-  ReserveNonZeros(hessian, static_cast<Eigen::Index>(entries_bound));
-  ReserveNonZeros(damping_matrix, static_cast<Eigen::Index>(entries_bound));
-  for (Eigen::SparseMatrix<double>* m : {&hessian, &damping_matrix})
+  for (Eigen::SparseMatrix<double>* m : {&hessian, &damping_matrix, &damping_gradient}) {
+    ReserveNonZeros(*m, static_cast<Eigen::Index>(entries_bound));
     if (m->rows() != n || m->cols() != n) m->resize(n, n);
-  for (Eigen::VectorXd* v : {&qm, &dq, &g, &g1, &damping, &hessian_dq, &magnitude})
+  }
+  for (Eigen::VectorXd* v : {&qm, &dq, &g, &g1, &damping, &hessian_dq, &magnitude, &rate})
     if (v->size() != n) v->resize(n);
   // The rank-one vectors' storage: parked until a step first needs them (possibly late in a run).
   for (Eigen::VectorXd& p : parked)
@@ -297,6 +297,17 @@ void DiscreteForceScratch::Reserve(std::size_t entries_bound, Eigen::Index n) {
 std::size_t SparseEntriesBound(const ConstantMassSystem& system, const PairPotentialStructure* structure) {
   const std::size_t bound = system.MaxSparseEntries();
   return bound == 0 && structure ? StructureMaxSparseEntries(*structure) : bound;
+}
+
+bool AssembleDampingForceGradient(const ConstantMassSystem& system, const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                  DiscreteForceScratch& scratch) {
+  if (!system.velocity_dependent_forces()) return false;
+  scratch.entries.clear();
+  system.AppendDampingForceGradientEntries(q, w, scratch.entries);
+  if (scratch.entries.empty()) return false;
+  const Eigen::Index n = q.size();
+  scratch.damping_gradient_assembler.Assemble(n, n, scratch.entries, scratch.damping_gradient);
+  return true;
 }
 
 void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]) {

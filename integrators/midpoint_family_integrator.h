@@ -75,11 +75,12 @@ struct ContactTermForce {
 /// matrices assembled on the pattern of the previous call, the triplet list), so that an evaluation allocates
 /// nothing once it has been sized. Never part of the result.
 struct DiscreteForceScratch {
-  Eigen::VectorXd qm, dq, g, g1, damping, hessian_dq, magnitude;
+  Eigen::VectorXd qm, dq, g, g1, damping, hessian_dq, magnitude, rate;
   Eigen::VectorXd parked[4];  ///< storage of the two Jacobians' rank-one vectors u, w while they are empty
   SparseEntries entries;
-  SparseAssembler hessian_assembler, damping_assembler, jacobian_assembler;
+  SparseAssembler hessian_assembler, damping_assembler, jacobian_assembler, damping_gradient_assembler;
   Eigen::SparseMatrix<double> hessian, damping_matrix;
+  Eigen::SparseMatrix<double> damping_gradient;  ///< ∂(C(q) w)/∂q (ConstantMassSystem::AppendDampingForceGradientEntries)
   /// Room for `entries` triplets per matrix (e.g. ConstantMassSystem::MaxSparseEntries) and n unknowns.
   void Reserve(std::size_t entries, Eigen::Index n);
 };
@@ -91,6 +92,12 @@ struct DiscreteForceEvaluation {
   double scale = 0.0;                 ///< magnitude of the terms summed in `force` (round-off scale)
   DiscreteForceScratch scratch;       ///< reused storage of the evaluator (not a result)
 };
+
+/// ∂(C(q) w)/∂q of `system` (ConstantMassSystem::AppendDampingForceGradientEntries) assembled into
+/// scratch.damping_gradient on its kept pattern; false, with nothing assembled, when the model has no velocity-dependent
+/// forces or appends no entry (then the Jacobian is left exactly as without the term).
+bool AssembleDampingForceGradient(const ConstantMassSystem& system, const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                  DiscreteForceScratch& scratch);
 
 /// Gives `v` size n (need) or size 0, moving storage to and from `parked` instead of allocating and freeing.
 void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]);

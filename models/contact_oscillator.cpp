@@ -60,6 +60,10 @@ void ContactOscillator::AppendPotentialHessianEntries(const Eigen::VectorXd& q, 
 void ContactOscillator::AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const {
   entries.emplace_back(0, 0, law_.damping->Coefficient(-q[0]));
 }
+void ContactOscillator::AppendDampingForceGradientEntries(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                                          SparseEntries& entries) const {
+  entries.emplace_back(0, 0, -law_.damping->CoefficientDerivative(-q[0]) * w[0]);  // d/dq C(−q) w
+}
 void ContactOscillator::ExternalForce(double, Eigen::Ref<Eigen::VectorXd> f) const { f[0] = 0.0; }
 
 void ContactOscillator::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {

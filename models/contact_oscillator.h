@@ -71,6 +71,9 @@ class ContactOscillator final : public ConstantMassSystem,
   void WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const override { m[0] = p_.mass; }
   void AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
   void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  /// ∂(C(q) w)/∂q = −C'(δ) w (δ = −q).
+  void AppendDampingForceGradientEntries(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                         SparseEntries& entries) const override;
   std::size_t MaxSparseEntries() const override { return 1; }
   /// {m, k, p, α} when the law is a power law with no / Tsuji-form damping (Tsuji, universal, linear
   /// viscous at p = 1, Kuwabara–Kono at p = 2) and g = 0 [docs/theory.md §3, §5]; nullopt otherwise.

@@ -141,6 +141,28 @@ void EllipsoidWallImpact::AppendDampingMatrixEntries(const Eigen::VectorXd& q, S
   entries.emplace_back(2, 2, c.eta * r * r);
 }
 
+void EllipsoidWallImpact::AppendDampingForceGradientEntries(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                                            SparseEntries& entries) const {
+  if (!(ContactAt(q).eta > 0.0)) return;
+  // C(x) w = (0, f, −r f) with f = η (w_z − r w_θ), at x = q shifted in coordinate j ∈ {z, θ}.
+  thread_local Eigen::VectorXd x;  // per-thread storage: no allocation once sized (the model may be shared)
+  auto damping_force = [&](int j, double shift, double& f, double& r) {
+    x = q;
+    x[j] += shift;
+    const auto c = ContactAt(x);
+    r = c.lever_x;
+    f = c.eta * (w[1] - r * w[2]);
+  };
+  const double steps[3] = {0.0, 1e-7 * p_.shape.semi_axes.maxCoeff(), 1e-7};
+  for (int j = 1; j <= 2; ++j) {
+    double fp = 0.0, rp = 0.0, fm = 0.0, rm = 0.0;
+    damping_force(j, steps[j], fp, rp);
+    damping_force(j, -steps[j], fm, rm);
+    entries.emplace_back(1, j, (fp - fm) / (2.0 * steps[j]));
+    entries.emplace_back(2, j, (-rp * fp + rm * fm) / (2.0 * steps[j]));
+  }
+}
+
 void EllipsoidWallImpact::Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const {
   const auto c = ContactAt(s.q);
   const double v_cn = s.v[1] - s.v[2] * c.lever_x;

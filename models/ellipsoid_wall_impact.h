@@ -71,6 +71,11 @@ class EllipsoidWallImpact final : public ConstantMassSystem {
   void WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const override;
   void AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
   void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  /// ∂(C(q) w)/∂q by central differences of C(q) w = (0, f, −r f), f = η (w_z − r w_θ), in z and θ (C does not
+  /// depend on x), steps 1e-7 × the largest semi-axis and 1e-7 rad: η (the ECC stiffness and m_n*) and the lever r
+  /// have no closed-form derivative here.
+  void AppendDampingForceGradientEntries(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                         SparseEntries& entries) const override;
   std::size_t MaxSparseEntries() const override { return 4; }
   void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override;
   double DissipationPower(const MechanicalState& s) const override;

@@ -142,6 +142,14 @@ void ParticleAssembly::AppendDampingMatrixEntries(const Eigen::VectorXd& q, Spar
   AppendStructureDampingMatrixEntries(*this, q, entries, &active);
 }
 
+void ParticleAssembly::AppendDampingForceGradientEntries(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                                         SparseEntries& entries) const {
+  if (!broad_phase_) return AppendStructureDampingForceGradientEntries(*this, q, w, entries);
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(q, active);
+  AppendStructureDampingForceGradientEntries(*this, q, w, entries, &active);
+}
+
 void ParticleAssembly::WriteMassDiagonal(Eigen::Ref<Eigen::VectorXd> m) const {
   for (int b = 0; b < num_bodies(); ++b) m.segment(dim_ * b, dim_).setConstant(mass_[b]);
 }

@@ -40,6 +40,8 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   /// Without heap allocation when the broad phase is off (bead_chain, two_body); with it, the cell list allocates.
   void AppendPotentialHessianEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
   void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const override;
+  void AppendDampingForceGradientEntries(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                         SparseEntries& entries) const override;
   std::size_t MaxSparseEntries() const override { return max_sparse_entries_; }
 
   /// Whether V, ∇V, ∇²V and C(q) use the cell-list broad phase (on by default when the contact list has more

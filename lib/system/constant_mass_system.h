@@ -48,7 +48,19 @@ class ConstantMassSystem : public MechanicalSystem {
   /// Appends triplets whose setFromTriplets is DampingMatrix(q), value for value. Default: the stored entries of
   /// DampingMatrix(q).
   virtual void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const;
-  /// An upper bound on the entries either Append function appends (0: unknown); implicit schemes reserve their
+  /// Appends the triplets of ∂(C(q) w)/∂q at fixed w [N·s/m² · m/s]: how the damping force C(q) w changes with the
+  /// configuration. Implicit schemes that evaluate C at a configuration moving with their unknown (implicit midpoint,
+  /// gonzalez_dg: C(q_{n+½}); the Newmark family: C(d_{n+1})) add it to their Newton Jacobians, which are then exact
+  /// on damped steps. Default: nothing appended (the term is left out of the Jacobian and Newton converges linearly
+  /// where the damping changes with q); the pair-potential models override it with the closed form
+  /// (AppendStructureDampingForceGradientEntries), ellipsoid_wall with a central difference.
+  virtual void AppendDampingForceGradientEntries(const Eigen::VectorXd& q, const Eigen::VectorXd& w,
+                                                 SparseEntries& entries) const {
+    (void)q;
+    (void)w;
+    (void)entries;
+  }
+  /// An upper bound on the entries any Append function appends (0: unknown); implicit schemes reserve their
   /// Jacobian storage with it, so that contacts closing later in a run do not allocate inside a step.
   virtual std::size_t MaxSparseEntries() const { return 0; }
 

@@ -147,6 +147,39 @@ void AppendStructureDampingMatrixEntries(const PairPotentialStructure& s, const 
   });
 }
 
+void AppendStructureDampingForceGradientEntries(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                const Eigen::VectorXd& w, SparseEntries& entries,
+                                                const std::vector<int>* subset) {
+  // ∂(C(q) w)/∂q with C = Σ C_k(δ_k) g_k g_kᵀ, g = ∇δ:  Σ C'(δ)(g·w) g gᵀ + C(δ)[g (∇²δ w)ᵀ + (g·w) ∇²δ].
+  auto add = [&](Eigen::Index i, Eigen::Index j, double v) { entries.emplace_back(i, j, v); };
+  ForEachTerm(s, subset, [&](const ContactTerm& t) {
+    const double delta = ContactOverlap(t, q);
+    if (delta <= 0.0) return;
+    const double dc = t.damping->CoefficientDerivative(delta);
+    if (t.kind == ContactTerm::Kind::kWall) {  // ∇²δ = 0
+      double gw = 0.0;
+      for (const auto& [j, gj] : t.wall_gradient) gw += gj * w[j];
+      for (const auto& [i, gi] : t.wall_gradient)
+        for (const auto& [j, gj] : t.wall_gradient) add(i, j, dc * gw * gi * gj);
+    } else {
+      // n = d/r, d = x_b − x_a (+ offset): g_a = n, g_b = −n, g·w = −u with u = n·(w_b − w_a); ∇²δ has the pair
+      // pattern of K = −P/r (P = I − n nᵀ), so ∇²δ w = (z, −z) with z = P (w_b − w_a)/r. The (b, b) block:
+      //   −C' u n nᵀ + C (n zᵀ + u P/r).
+      const double c = t.damping->Coefficient(delta);
+      const SmallVector d = SmallPairSeparation(t, q);
+      const double r = SequentialNorm(d);
+      if (r == 0.0) return;
+      const SmallVector n = d / r;
+      const SmallVector dw = w.segment(t.first_b, t.dim) - w.segment(t.first_a, t.dim);
+      const double u = n.dot(dw);
+      const SmallMatrix p = SmallMatrix::Identity(t.dim, t.dim) - n * n.transpose();
+      const SmallVector z = p * dw / r;
+      const SmallMatrix k = -dc * u * n * n.transpose() + c * (n * z.transpose() + u * p / r);
+      AddPairBlock(t, k, add);
+    }
+  });
+}
+
 std::size_t StructureMaxSparseEntries(const PairPotentialStructure& s) {
   std::size_t bound = 0;
   for (const ContactTerm& t : s.ContactTerms())

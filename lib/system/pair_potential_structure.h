@@ -104,7 +104,14 @@ void AppendStructurePotentialHessianEntries(const PairPotentialStructure& s, con
                                             SparseEntries& entries, const std::vector<int>* subset = nullptr);
 void AppendStructureDampingMatrixEntries(const PairPotentialStructure& s, const Eigen::VectorXd& q,
                                          SparseEntries& entries, const std::vector<int>* subset = nullptr);
-/// Upper bound on the entries either Append function (and the conserving schemes' discrete-force Jacobian,
+/// The triplets of ∂(C(q) w)/∂q at fixed w (the damping force's change with the configuration; w a velocity):
+///   Σ_k C_k'(δ_k)(∇δ_k·w) ∇δ_k∇δ_kᵀ + C_k(δ_k)[∇δ_k (∇²δ_k w)ᵀ + (∇δ_k·w) ∇²δ_k],
+/// not symmetric in general. The implicit schemes that evaluate C at a configuration moving with their unknown add
+/// it to their Newton Jacobians (ConstantMassSystem::AppendDampingForceGradientEntries).
+void AppendStructureDampingForceGradientEntries(const PairPotentialStructure& s, const Eigen::VectorXd& q,
+                                                const Eigen::VectorXd& w, SparseEntries& entries,
+                                                const std::vector<int>* subset = nullptr);
+/// Upper bound on the entries any Append function above (and the conserving schemes' discrete-force Jacobian,
 /// integrators/contact_term_discrete_force.h) appends: Σ_k 4 dim² (pair) or |g|² (wall) over all contact terms.
 std::size_t StructureMaxSparseEntries(const PairPotentialStructure& s);
 /// Throws InvalidParameter when a term is malformed (null law, index out of range, dim < 1).
