@@ -92,6 +92,14 @@ class DampedBall final : public ConstantMassSystem {
   std::shared_ptr<const TsujiDamping> damper_;
 };
 
+// Nine disks (R = 1, m = 1), Hertz k = 100 with Tsuji damping.
+DiskCloud DampedCloud() {
+  DiskCloudParameters dp;
+  dp.num_disks = 9;
+  return DiskCloud(dp, DampedNormalLaw{std::make_shared<HertzLaw>(100.0),
+                                       std::make_shared<TsujiDamping>(0.6, 1.0, 100.0, 1.5)});
+}
+
 // The 9-disk cloud's coordinates are displacements from its 3 × 3 reference grid (spacing 2R(1 + gap) = 2.1): these
 // squeeze the grid to 90 % about its centre (neighbours overlap by ≈ 0.11 R), plus a small jitter.
 Eigen::VectorXd SqueezedCloud(std::mt19937& rng) {
@@ -171,13 +179,10 @@ TEST_CASE("damping force gradient: the pair-potential closed form is the derivat
 }
 
 TEST_CASE("damping force gradient: contact_oscillator and a compressed disk cloud give the derivative of C(q) w") {
-  auto hertz = std::make_shared<HertzLaw>(100.0);
-  auto tsuji = std::make_shared<TsujiDamping>(0.6, 1.0, 100.0, 1.5);
   ContactOscillatorParameters op;
-  const ContactOscillator osc(op, DampedNormalLaw{hertz, tsuji});
-  DiskCloudParameters dp;
-  dp.num_disks = 9;
-  const DiskCloud cloud(dp, DampedNormalLaw{hertz, tsuji});
+  const ContactOscillator osc(op, DampedNormalLaw{std::make_shared<HertzLaw>(100.0),
+                                                  std::make_shared<TsujiDamping>(0.6, 1.0, 100.0, 1.5)});
+  const DiskCloud cloud = DampedCloud();
   // The cloud squeezed to 90 % of its grid, with random velocities.
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -203,11 +208,7 @@ TEST_CASE("damping force gradient: contact_oscillator and a compressed disk clou
 }
 
 TEST_CASE("damping force gradient: midpoint-rule and Gonzalez discrete-force Jacobians are exact on damped contacts") {
-  auto hertz = std::make_shared<HertzLaw>(100.0);
-  auto tsuji = std::make_shared<TsujiDamping>(0.6, 1.0, 100.0, 1.5);
-  DiskCloudParameters dp;
-  dp.num_disks = 9;
-  const DiskCloud cloud(dp, DampedNormalLaw{hertz, tsuji});
+  const DiskCloud cloud = DampedCloud();
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const Eigen::VectorXd q0 = SqueezedCloud(rng);
