@@ -48,7 +48,7 @@ class ConstantMassSystem : public MechanicalSystem {
   /// Appends triplets whose setFromTriplets is DampingMatrix(q), value for value. Default: the stored entries of
   /// DampingMatrix(q).
   virtual void AppendDampingMatrixEntries(const Eigen::VectorXd& q, SparseEntries& entries) const;
-  /// Appends the triplets of ∂(C(q) w)/∂q at fixed w [N·s/m² · m/s]: how the damping force C(q) w changes with the
+  /// Appends the triplets of ∂(C(q) w)/∂q at fixed w [N/m]: how the damping force C(q) w changes with the
   /// configuration. Implicit schemes that evaluate C at a configuration moving with their unknown (implicit midpoint,
   /// gonzalez_dg: C(q_{n+½}); the Newmark family: C(d_{n+1})) add it to their Newton Jacobians, which are then exact
   /// on damped steps. Default: nothing appended (the term is left out of the Jacobian and Newton converges linearly

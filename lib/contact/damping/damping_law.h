@@ -6,7 +6,7 @@
 //                      docs/theory.md §7): the damping impulse over a step is exactly Φ(δ₁) − Φ(δ₀).
 //   dissipated power P = C(δ) δ̇² ≥ 0.
 //   C'(δ) [N·s/m²]     dC/dδ, read by the Newton Jacobians of the implicit schemes whose damping force C(q) v is
-//                      evaluated at a configuration that moves with the unknown (the ∂C/∂q·v term, docs/theory.md §9).
+//                      evaluated at a configuration that moves with the unknown (the ∂C/∂q·v term, docs/theory.md §7).
 //
 // Laws are bound at construction to the elastic law and the mass they damp (e.g. Tsuji's √(m k)).
 #pragma once
