@@ -66,13 +66,8 @@ class GeneralizedAlphaResidual final : public NewtonSystem {
       s_.AppendPotentialHessianEntries(d1, w.entries);
       w.hessian_assembler.Assemble(n, n, w.entries, w.hessian);
       // + ∂(C(d) v₁)/∂d at d₁ (v₁ held fixed; its own dependence on d₁ is the γ/(βh) C term).
-      bool rate_term = false;
-      if (s_.velocity_dependent_forces()) {
-        w.entries.clear();
-        s_.AppendDampingForceGradientEntries(d1, w.v1, w.entries);
-        rate_term = !w.entries.empty();
-        if (rate_term) w.damping_gradient_assembler.Assemble(n, n, w.entries, w.damping_gradient);
-      }
+      const bool rate_term =
+          AssembleDampingForceGradient(s_, d1, w.v1, w.entries, w.damping_gradient_assembler, w.damping_gradient);
       const SparseTerm inner[3] = {{&w.hessian, 1.0, false},
                                    {&w.damping1, p_.gamma / (p_.beta * h_), false},
                                    {&w.damping_gradient, 1.0, false}};

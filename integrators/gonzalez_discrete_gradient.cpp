@@ -59,7 +59,8 @@ void EvaluateGonzalezDiscreteForce(const ConstantMassSystem& system, const Eigen
     ws.hessian_assembler.Assemble(n, n, ws.entries, ws.hessian);
     // + ½ ∂(C(q) w)/∂q at q_m, w = Δq/h (the damping force's change with the midpoint).
     ws.rate = dq / h;
-    const bool rate_term = AssembleDampingForceGradient(system, qm, ws.rate, ws);
+    const bool rate_term = AssembleDampingForceGradient(system, qm, ws.rate, ws.entries, ws.damping_gradient_assembler,
+                                                       ws.damping_gradient);
     const SparseTerm terms[4] = {{&ws.hessian, 0.5, false},
                                  {nullptr, r, false},
                                  {&ws.damping_matrix, h, true},

@@ -47,7 +47,8 @@ void EvaluateMidpointRuleDiscreteForce(const ConstantMassSystem& system, const E
     w.hessian_assembler.Assemble(n, n, w.entries, w.hessian);
     // + ½ ∂(C(q) w)/∂q at q_m, w = Δq/h: the damping force's change with the midpoint (C' ≠ 0 on damped contacts).
     w.rate = dq / h;
-    const bool rate_term = AssembleDampingForceGradient(system, qm, w.rate, w);
+    const bool rate_term = AssembleDampingForceGradient(system, qm, w.rate, w.entries, w.damping_gradient_assembler,
+                                                       w.damping_gradient);
     const SparseTerm terms[3] = {{&w.hessian, 0.5, false}, {&w.damping_matrix, h, true}, {&w.damping_gradient, 0.5, false}};
     SparseCombine(n, terms, rate_term ? 3 : 2, jacobian->matrix);  // 0.5 * H + c / h (+ 0.5 * D)
     jacobian->u.resize(0);

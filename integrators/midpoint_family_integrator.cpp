@@ -300,13 +300,13 @@ std::size_t SparseEntriesBound(const ConstantMassSystem& system, const PairPoten
 }
 
 bool AssembleDampingForceGradient(const ConstantMassSystem& system, const Eigen::VectorXd& q, const Eigen::VectorXd& w,
-                                  DiscreteForceScratch& scratch) {
+                                  SparseEntries& entries, SparseAssembler& assembler, Eigen::SparseMatrix<double>& out) {
   if (!system.velocity_dependent_forces()) return false;
-  scratch.entries.clear();
-  system.AppendDampingForceGradientEntries(q, w, scratch.entries);
-  if (scratch.entries.empty()) return false;
+  entries.clear();
+  system.AppendDampingForceGradientEntries(q, w, entries);
+  if (entries.empty()) return false;
   const Eigen::Index n = q.size();
-  scratch.damping_gradient_assembler.Assemble(n, n, scratch.entries, scratch.damping_gradient);
+  assembler.Assemble(n, n, entries, out);
   return true;
 }
 

@@ -93,11 +93,13 @@ struct DiscreteForceEvaluation {
   DiscreteForceScratch scratch;       ///< reused storage of the evaluator (not a result)
 };
 
-/// ∂(C(q) w)/∂q of `system` (ConstantMassSystem::AppendDampingForceGradientEntries) assembled into
-/// scratch.damping_gradient on its kept pattern; false, with nothing assembled, when the model has no velocity-dependent
-/// forces or appends no entry (then the Jacobian is left exactly as without the term).
+/// D = ∂(C(q) w)/∂q of `system` at fixed w (ConstantMassSystem::AppendDampingForceGradientEntries; docs/theory.md §7),
+/// its triplets collected in `entries` (cleared first) and assembled into `out` on `assembler`'s kept pattern. false,
+/// with nothing assembled, when the model has no velocity-dependent forces or appends no entry (then the Jacobian is
+/// left exactly as without the term). Shared by the midpoint family (½D at q_{n+½}) and the Newmark family
+/// ((1 − α_f)D at d_{n+1}).
 bool AssembleDampingForceGradient(const ConstantMassSystem& system, const Eigen::VectorXd& q, const Eigen::VectorXd& w,
-                                  DiscreteForceScratch& scratch);
+                                  SparseEntries& entries, SparseAssembler& assembler, Eigen::SparseMatrix<double>& out);
 
 /// Gives `v` size n (need) or size 0, moving storage to and from `parked` instead of allocating and freeing.
 void ParkOrTake(Eigen::VectorXd& v, bool need, Eigen::Index n, Eigen::VectorXd (&parked)[4]);
