@@ -1194,7 +1194,7 @@ DiscreteContactResponse SphereAssembly::DiscretePairStep(const Eigen::VectorXd& 
                                                          DiscreteGradientForm form, const TangentialStartRates& start,
                                                          std::span<const double> history_prev,
                                                          std::span<double> target, Eigen::Vector3d& force_j,
-                                                         Eigen::Vector3d& arm_torque) const {
+                                                         Eigen::Vector3d& arm_torque, DiscreteNormalMemo* memo) const {
   // SpherePairImpact::EvaluateDiscreteStep.
   const double r_sum = 2.0 * radius_;
   const Eigen::Vector3d r0 = At(q0, 6 * j) - At(q0, 6 * i);
@@ -1215,10 +1215,10 @@ DiscreteContactResponse SphereAssembly::DiscretePairStep(const Eigen::VectorXd& 
   k.normal = nm;
   k.tangential_increment = pt * (dr - (a * dphi_i + a * dphi_j).cross(nm));
   k.overlap_prev = delta_prev;
-  k.normal_force_prev = delta_prev > 0.0 ? sphere_law_->elastic().Force(delta_prev) : 0.0;
+  k.normal_force_prev = sphere_law_->CommittedElasticForce(delta_prev, memo);
   k.start_rates = start;
   const double delta0 = r_sum - d0;
-  const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target);
+  const DiscreteContactResponse c = sphere_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target, memo);
   Eigen::Vector3d normal_j = c.normal_force * (rm / r_bar);  // quotient forms: along −∇̄_r δ = r_m/r̄
   if (form == DiscreteGradientForm::kMidpoint) normal_j = c.normal_force * nm;
   if (form == DiscreteGradientForm::kCartesian) {
@@ -1242,7 +1242,7 @@ DiscreteContactResponse SphereAssembly::DiscreteWallStep(const Eigen::VectorXd& 
                                                          DiscreteGradientForm form, const TangentialStartRates& start,
                                                          std::span<const double> history_prev,
                                                          std::span<double> target, Eigen::Vector3d& force,
-                                                         Eigen::Vector3d& torque) const {
+                                                         Eigen::Vector3d& torque, DiscreteNormalMemo* memo) const {
   // SphereWallImpact::EvaluateDiscreteStep.
   const AssemblyWall& wall = config_.walls[static_cast<size_t>(w)];
   const Eigen::Vector3d& n = wall.normal;
@@ -1254,9 +1254,9 @@ DiscreteContactResponse SphereAssembly::DiscreteWallStep(const Eigen::VectorXd& 
   k.normal = n;
   k.tangential_increment = Tangential((x - At(z0, 6 * i)) - radius_ * (phi - At(z0, 6 * i + 3)).cross(n), n);
   k.overlap_prev = delta_prev;
-  k.normal_force_prev = delta_prev > 0.0 ? wall_law_->elastic().Force(delta_prev) : 0.0;
+  k.normal_force_prev = wall_law_->CommittedElasticForce(delta_prev, memo);
   k.start_rates = start;
-  const DiscreteContactResponse c = wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target);
+  const DiscreteContactResponse c = wall_law_->EvaluateDiscrete(delta0, k, h, form, history_prev, target, memo);
   force = c.normal_force * n + c.tangential_force;
   torque = (-radius_ * n).cross(c.tangential_force);
   return c;
@@ -1291,13 +1291,16 @@ void SphereAssembly::DiscreteStepJacobianBlocks(const MechanicalState& before, c
     if (history_prev.empty()) history_prev = std::span<const double>(kZero).subspan(0, h_size);
     const std::span<double> target = std::span<double>(sink).subspan(0, h_size);
     double* out = blocks.block_values(static_cast<size_t>(k));
+    // The probes of the rotation coordinates leave δ₀, δ₁ and δ_prev as they are: their law values are reused.
+    DiscreteNormalMemo memo;
     if (!sc.wall) {
       PairCoordinates x1;
       x1 << At(q1, 6 * sc.i), At(q1, 6 * sc.i + 3), At(q1, 6 * sc.other), At(q1, 6 * sc.other + 3);
       const TangentialStartRates start = PairStartRates(before, sc.i, sc.other, h);
       const auto pair_force = [&](const PairCoordinates& x) {
         Eigen::Vector3d force_j, arm_torque;
-        DiscretePairStep(q0, z0, x, sc.i, sc.other, h, form, start, history_prev, target, force_j, arm_torque);
+        DiscretePairStep(q0, z0, x, sc.i, sc.other, h, form, start, history_prev, target, force_j, arm_torque,
+                         &memo);
         PairCoordinates f;
         f << force_j, arm_torque, -force_j, arm_torque;
         return f;
@@ -1312,7 +1315,7 @@ void SphereAssembly::DiscreteStepJacobianBlocks(const MechanicalState& before, c
       const TangentialStartRates start = WallStartRates(before, sc.i, sc.other, h);
       const auto wall_force = [&](const WallCoordinates& x) {
         Eigen::Vector3d force, torque;
-        DiscreteWallStep(q0, z0, x, sc.i, sc.other, h, form, start, history_prev, target, force, torque);
+        DiscreteWallStep(q0, z0, x, sc.i, sc.other, h, form, start, history_prev, target, force, torque, &memo);
         WallCoordinates f;
         f << -force, -torque;
         return f;

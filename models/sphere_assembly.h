@@ -315,20 +315,21 @@ class SphereAssembly final : public MechanicalSystem,
                             std::vector<StepContact>& contacts) const;
   /// SpherePairImpact::EvaluateDiscreteStep for the pair (i, j): F̄ gets +force_j on x_i, −force_j on x_j and
   /// +arm_torque on φ_i and φ_j. `start`: the contact's rates at the step start (PairStartRates: the slip → stick
-  /// switch inside the step). `target` receives the law's history after the step.
+  /// switch inside the step). `target` receives the law's history after the step. `memo`: the contact's law values
+  /// kept between the probes of its Jacobian block (DiscreteNormalMemo), or null.
   DiscreteContactResponse DiscretePairStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
                                            const PairCoordinates& x1, int i, int j, double h,
                                            DiscreteGradientForm form, const TangentialStartRates& start,
                                            std::span<const double> history_prev,
                                            std::span<double> target, Eigen::Vector3d& force_j,
-                                           Eigen::Vector3d& arm_torque) const;
+                                           Eigen::Vector3d& arm_torque, DiscreteNormalMemo* memo = nullptr) const;
   /// SphereWallImpact::EvaluateDiscreteStep for sphere i on wall w: F̄ gets −force on x_i, −torque on φ_i.
   DiscreteContactResponse DiscreteWallStep(const Eigen::VectorXd& q0, const Eigen::VectorXd& z0,
                                            const WallCoordinates& x1, int i, int w, double h,
                                            DiscreteGradientForm form, const TangentialStartRates& start,
                                            std::span<const double> history_prev,
                                            std::span<double> target, Eigen::Vector3d& force,
-                                           Eigen::Vector3d& torque) const;
+                                           Eigen::Vector3d& torque, DiscreteNormalMemo* memo = nullptr) const;
 
   SphereAssemblyConfiguration config_;
   std::shared_ptr<const ContactLaw> sphere_law_, wall_law_;

@@ -3,10 +3,10 @@
 #include <cmath>
 
 #include "contact/damping/viscous_dampers.h"
-#include "contact/discrete_derivative.h"
 #include "contact/power_law.h"
 #include "contact/restitution_calibration.h"
 #include "core/errors.h"
+#include "state/same_bits.h"
 
 namespace impactlab {
 
@@ -88,48 +88,87 @@ ContactResponse ContactLaw::Evaluate(const ContactKinematics& k, std::span<const
   return r;
 }
 
-DiscreteContactResponse ContactLaw::EvaluateDiscrete(double delta0, const ContactKinematics& k1, double h,
-                                                     DiscreteGradientForm form, std::span<const double> z_prev,
-                                                     std::span<double> z_next) const {
-  DiscreteContactResponse r;
-  const double d0 = delta0, d1 = k1.overlap, dd = d1 - d0;
-  const auto w = [this](double d) { return elastic_->Potential(d); };
-  const auto f = [this](double d) { return elastic_->Force(d); };
-  const auto phi = [this](double d) { return damping_->DissipationPotential(d); };
-  const auto c = [this](double d) { return damping_->Coefficient(d); };
-  const double scale = std::abs(d0) + std::abs(d1);
+void ContactLaw::EvaluateDiscreteNormal(double delta0, double delta1, double h, DiscreteGradientForm form,
+                                        DiscreteContactResponse& r) const {
+  const double d0 = delta0, d1 = delta1, dd = d1 - d0;
   const double dm = 0.5 * (d0 + d1);
+  // Each law value at an end point is evaluated once: W(δ₀), W(δ₁) (the quotient and the round-off scale), W'(δ₁)
+  // (∂W̄'/∂δ₁ and the history's F_n), Φ(δ₀), Φ(δ₁), C(δ₁). The quotients are DiscreteDerivative's
+  // (lib/contact/discrete_derivative.h) with scale |δ₀| + |δ₁|: (f(δ₁) − f(δ₀))/Δδ, or f'(δ̄) where δ₀, δ₁ coincide.
+  const bool coincide = Coincide(d0, d1);
+  const double w0 = elastic_->Potential(d0), w1 = elastic_->Potential(d1);
+  const bool quotient_form = form != DiscreteGradientForm::kMidpoint;
+  const double f1 = (quotient_form && !coincide) || d1 > 0.0 ? elastic_->Force(d1) : 0.0;
   // Elastic part: W'(δ̄) (midpoint rule) or the difference quotient W̄' (all energy-consistent forms).
   double dw = 0.0;
-  if (form == DiscreteGradientForm::kMidpoint) {
-    r.normal_force = f(dm);
+  if (!quotient_form) {
+    r.normal_force = elastic_->Force(dm);
     dw = 0.5 * elastic_->Stiffness(dm);
   } else {
-    const double wq = DiscreteDerivative(w, f, d0, d1, scale);
+    const double wq = coincide ? elastic_->Force(dm) : (w1 - w0) / dd;
     r.normal_force = wq;
-    // ∂W̄'/∂δ₁ = (W'(δ₁) − W̄')/Δδ, with its limit ½W''(δ̄) where DiscreteDerivative takes the midpoint.
-    dw = Coincide(d0, d1) ? 0.5 * elastic_->Stiffness(dm) : (f(d1) - wq) / dd;
+    // ∂W̄'/∂δ₁ = (W'(δ₁) − W̄')/Δδ, with its limit ½W''(δ̄) where the quotient takes the midpoint.
+    dw = coincide ? 0.5 * elastic_->Stiffness(dm) : (f1 - wq) / dd;
   }
   // Damping part: C(δ̄) Δδ/h (midpoint rule and Gonzalez's Cartesian form, which damp with C(q_{n+½})) or the
   // Φ-form c̄ Δδ/h, c̄ = (Φ(δ₁) − Φ(δ₀))/Δδ (Simo–Tarnow, invariant form): D_n = c Δδ²/h ≥ 0 in both.
   double cq = 0.0, dc = 0.0;
-  if (form == DiscreteGradientForm::kMidpoint || form == DiscreteGradientForm::kCartesian) {
-    cq = c(dm);
+  if (form == DiscreteGradientForm::kMidpoint || form == DiscreteGradientForm::kCartesian || coincide) {
+    cq = damping_->Coefficient(dm);
   } else {
-    cq = DiscreteDerivative(phi, c, d0, d1, scale);
-    dc = Coincide(d0, d1) ? 0.0 : (c(d1) - cq) / dd;
+    cq = (damping_->DissipationPotential(d1) - damping_->DissipationPotential(d0)) / dd;
+    dc = (damping_->Coefficient(d1) - cq) / dd;
   }
   r.damping_force = cq * dd / h;
   r.normal_force += r.damping_force;
   r.normal_force_derivative = dw + (cq + dc * dd) / h;
   r.damping_work = cq * dd * dd / h;
-  r.energy_scale = std::abs(w(d0)) + std::abs(w(d1)) + std::abs(r.normal_force * dd);
-  r.elastic_normal_force = d1 > 0.0 ? f(d1) : 0.0;
+  r.energy_scale = std::abs(w0) + std::abs(w1) + std::abs(r.normal_force * dd);
+  r.elastic_normal_force = d1 > 0.0 ? f1 : 0.0;
+}
+
+DiscreteContactResponse ContactLaw::EvaluateDiscrete(double delta0, const ContactKinematics& k1, double h,
+                                                     DiscreteGradientForm form, std::span<const double> z_prev,
+                                                     std::span<double> z_next, DiscreteNormalMemo* memo) const {
+  DiscreteContactResponse r;
+  const double d1 = k1.overlap;
+  if (memo && memo->normal_valid && SameBits(memo->delta0, delta0) && SameBits(memo->delta1, d1) &&
+      SameBits(memo->h, h) && memo->form == form) {
+    const DiscreteContactResponse& m = memo->normal;
+    r.normal_force = m.normal_force;
+    r.damping_force = m.damping_force;
+    r.normal_force_derivative = m.normal_force_derivative;
+    r.elastic_normal_force = m.elastic_normal_force;
+    r.damping_work = m.damping_work;
+    r.energy_scale = m.energy_scale;
+  } else {
+    EvaluateDiscreteNormal(delta0, d1, h, form, r);
+    if (memo) {
+      memo->normal_valid = true;
+      memo->delta0 = delta0;
+      memo->delta1 = d1;
+      memo->h = h;
+      memo->form = form;
+      memo->normal = r;
+    }
+  }
   if (tangential_ && d1 > 0.0) {
     r.tangential = TangentialStep(k1, r.elastic_normal_force, z_prev, z_next, r.tangential_increment);
     r.tangential_force = AlgorithmicTangentialForce(r.tangential, k1.overlap_prev, d1);
   }
   return r;
+}
+
+double ContactLaw::CommittedElasticForce(double delta_prev, DiscreteNormalMemo* memo) const {
+  if (!(delta_prev > 0.0)) return 0.0;
+  if (memo && memo->committed_valid && SameBits(memo->delta_prev, delta_prev)) return memo->committed_force;
+  const double force = elastic_->Force(delta_prev);
+  if (memo) {
+    memo->committed_valid = true;
+    memo->delta_prev = delta_prev;
+    memo->committed_force = force;
+  }
+  return force;
 }
 
 }  // namespace impactlab

@@ -81,6 +81,21 @@ struct DiscreteContactResponse {
 
 class ContactLaw;
 
+/// What ContactLaw::EvaluateDiscrete may keep between calls for one contact within one step. The normal part of a
+/// discrete response (s_n, its damping part and derivative, W'(δ₁), D_n, the round-off scale) is a function of
+/// (δ₀, δ₁, h, form) alone, and the committed elastic force W'(δ_prev) of δ_prev alone: a forward-difference Jacobian
+/// that probes a contact's rotation coordinates (system/contact_block_difference.h) leaves both overlaps unchanged,
+/// so the probes reuse them instead of evaluating the laws again. Keys are compared bit for bit, so a reused value is
+/// the one a fresh evaluation would give. One memo per contact and thread; a default-constructed memo holds nothing.
+struct DiscreteNormalMemo {
+  bool normal_valid = false;
+  double delta0 = 0.0, delta1 = 0.0, h = 0.0;
+  DiscreteGradientForm form = DiscreteGradientForm::kMidpoint;
+  DiscreteContactResponse normal;  ///< only its normal fields are read
+  bool committed_valid = false;
+  double delta_prev = 0.0, committed_force = 0.0;
+};
+
 /// The classical DEM sphere contact: Hertz W = (2/5) k δ^{5/2} ⊕ Tsuji damping calibrated to e_n (α = √5 ξ_L(e_n),
 /// bound to `mass`; no damping for e_n = 1) ⊕ `tangential` [Tsuji et al. 1992; Seed002 eqs. 5–7].
 ContactLaw HertzTsujiContactLaw(double hertz_coefficient, double e_n, double mass,
@@ -117,11 +132,19 @@ class ContactLaw {
                            std::span<double> z_next) const;
   /// Discrete response of a step of length h from overlap δ₀ (committed) to k1 (end of step, with its Δs);
   /// writes the tangential law's new history to z_next.
+  /// `memo` (optional): the normal part is taken from it when its key is bitwise (δ₀, δ₁, h, form), else evaluated and
+  /// stored in it (DiscreteNormalMemo).
   DiscreteContactResponse EvaluateDiscrete(double delta0, const ContactKinematics& k1, double h,
                                            DiscreteGradientForm form, std::span<const double> z_prev,
-                                           std::span<double> z_next) const;
+                                           std::span<double> z_next, DiscreteNormalMemo* memo = nullptr) const;
+  /// The elastic force W'(δ_prev) at the committed overlap (ContactKinematics::normal_force_prev), 0 for δ_prev ≤ 0;
+  /// taken from `memo` when it holds bitwise this δ_prev, else evaluated (and stored in it).
+  double CommittedElasticForce(double delta_prev, DiscreteNormalMemo* memo = nullptr) const;
 
  private:
+  /// The normal fields of a discrete response (EvaluateDiscrete's header comment), written into r.
+  void EvaluateDiscreteNormal(double delta0, double delta1, double h, DiscreteGradientForm form,
+                              DiscreteContactResponse& r) const;
   TangentialResponse TangentialStep(const ContactKinematics& k, double elastic_force_end,
                                     std::span<const double> z_prev, std::span<double> z_next,
                                     Eigen::Vector3d& increment_used) const;
