@@ -11,16 +11,14 @@
 
 #include "core/errors.h"
 #include "io/atomic_file.h"
+#include "io/shortest_double.h"
 
 namespace impactlab {
 
 std::string FormatShortest(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buf[64];
-  const auto res = std::to_chars(buf, buf + sizeof(buf), x);
-  IMPACTLAB_DEMAND(res.ec == std::errc());
-  return std::string(buf, res.ptr);
+  std::string s;
+  AppendShortest(s, x);
+  return s;
 }
 
 namespace {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "io/shortest_double.h"
+
 namespace impactlab {
 
 TimeSeriesWriter::TimeSeriesWriter(std::filesystem::path path, long every)
@@ -23,16 +25,28 @@ void TimeSeriesWriter::OnStart(const MechanicalSystem& system, const MechanicalS
 }
 
 void TimeSeriesWriter::Row(const MechanicalSystem& system, const MechanicalState& s) {
-  auto& out = file_->stream();
   const double t = system.KineticEnergy(s), v = system.PotentialEnergy(s);
   const double scale = std::abs(e0_) > 0 ? std::abs(e0_) : 1.0;
-  out << s.t;
-  for (Eigen::Index i = 0; i < s.q.size(); ++i) out << ',' << s.q[i];
-  for (Eigen::Index i = 0; i < s.v.size(); ++i) out << ',' << s.v[i];
-  out << ',' << t << ',' << v << ',' << s.dissipated << ',' << t + v << ',' << (t + v + s.dissipated - e0_) / scale;
+  // The row is formatted into a reused buffer, each value as its shortest round-trip text (io/shortest_double.h),
+  // then written at once.
+  std::string& line = line_;
+  line.clear();
+  auto cell = [&line](double x) {
+    line += ',';
+    AppendShortest(line, x);
+  };
+  AppendShortest(line, s.t);
+  for (Eigen::Index i = 0; i < s.q.size(); ++i) cell(s.q[i]);
+  for (Eigen::Index i = 0; i < s.v.size(); ++i) cell(s.v[i]);
+  cell(t);
+  cell(v);
+  cell(s.dissipated);
+  cell(t + v);
+  cell((t + v + s.dissipated - e0_) / scale);
   system.Observe(s, scratch_);
-  for (double x : scratch_) out << ',' << x;
-  out << '\n';
+  for (double x : scratch_) cell(x);
+  line += '\n';
+  file_->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
 }
 
 void TimeSeriesWriter::OnStep(const MechanicalSystem& system, const MechanicalState& state) {
