@@ -143,7 +143,7 @@ DiscreteContactResponse ContactLaw::EvaluateDiscrete(double delta0, const Contac
     r.energy_scale = m.energy_scale;
   } else {
     EvaluateDiscreteNormal(delta0, d1, h, form, r);
-    if (memo) {
+    if (memo && !memo->normal_valid) {  // the memo keeps its first evaluation (a Jacobian block's base point)
       memo->normal_valid = true;
       memo->delta0 = delta0;
       memo->delta1 = d1;
@@ -163,7 +163,7 @@ double ContactLaw::CommittedElasticForce(double delta_prev, DiscreteNormalMemo* 
   if (!(delta_prev > 0.0)) return 0.0;
   if (memo && memo->committed_valid && SameBits(memo->delta_prev, delta_prev)) return memo->committed_force;
   const double force = elastic_->Force(delta_prev);
-  if (memo) {
+  if (memo && !memo->committed_valid) {
     memo->committed_valid = true;
     memo->delta_prev = delta_prev;
     memo->committed_force = force;

@@ -85,8 +85,10 @@ class ContactLaw;
 /// discrete response (s_n, its damping part and derivative, W'(δ₁), D_n, the round-off scale) is a function of
 /// (δ₀, δ₁, h, form) alone, and the committed elastic force W'(δ_prev) of δ_prev alone: a forward-difference Jacobian
 /// that probes a contact's rotation coordinates (system/contact_block_difference.h) leaves both overlaps unchanged,
-/// so the probes reuse them instead of evaluating the laws again. Keys are compared bit for bit, so a reused value is
-/// the one a fresh evaluation would give. One memo per contact and thread; a default-constructed memo holds nothing.
+/// so the probes reuse them instead of evaluating the laws again. The memo keeps the first evaluation made with it
+/// (the block's base point, which every rotation probe shares; a position probe between them does not replace it).
+/// Keys are compared bit for bit, so a reused value is the one a fresh evaluation would give. One memo per contact and
+/// thread; a default-constructed memo holds nothing.
 struct DiscreteNormalMemo {
   bool normal_valid = false;
   double delta0 = 0.0, delta1 = 0.0, h = 0.0;
@@ -132,13 +134,13 @@ class ContactLaw {
                            std::span<double> z_next) const;
   /// Discrete response of a step of length h from overlap δ₀ (committed) to k1 (end of step, with its Δs);
   /// writes the tangential law's new history to z_next.
-  /// `memo` (optional): the normal part is taken from it when its key is bitwise (δ₀, δ₁, h, form), else evaluated and
-  /// stored in it (DiscreteNormalMemo).
+  /// `memo` (optional): the normal part is taken from it when its key is bitwise (δ₀, δ₁, h, form), else evaluated
+  /// (and stored in it if it holds nothing yet: DiscreteNormalMemo).
   DiscreteContactResponse EvaluateDiscrete(double delta0, const ContactKinematics& k1, double h,
                                            DiscreteGradientForm form, std::span<const double> z_prev,
                                            std::span<double> z_next, DiscreteNormalMemo* memo = nullptr) const;
   /// The elastic force W'(δ_prev) at the committed overlap (ContactKinematics::normal_force_prev), 0 for δ_prev ≤ 0;
-  /// taken from `memo` when it holds bitwise this δ_prev, else evaluated (and stored in it).
+  /// taken from `memo` when it holds bitwise this δ_prev, else evaluated (and stored in it if it holds none yet).
   double CommittedElasticForce(double delta_prev, DiscreteNormalMemo* memo = nullptr) const;
 
  private:

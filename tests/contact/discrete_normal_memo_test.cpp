@@ -117,6 +117,12 @@ TEST_CASE("DiscreteNormalMemo: a changed overlap, step, form or sign of zero is 
   // +0.0 and −0.0 are different keys (bitwise comparison), as in every memo of the project.
   check_fresh(0.0, 1.0e-6, h, gap);
   check_fresh(-0.0, 1.0e-6, h, gap);
+  // The misses did not replace the first evaluation: the base point is still a hit.
+  const ContactKinematics base = f.Kinematics(d1);
+  const int calls = f.elastic->calls;
+  RequireSameResponse(f.law.EvaluateDiscrete(d0, base, h, gap, f.z_prev, f.z_memo, &memo),
+                      f.law.EvaluateDiscrete(d0, base, h, gap, f.z_prev, f.z_next));
+  CHECK(f.elastic->calls == calls + 3);  // W(δ₀), W(δ₁), W'(δ₁) of the fresh evaluation only
 }
 
 TEST_CASE("DiscreteNormalMemo: the gap quotient of undamped Hertz against its closed form") {
@@ -149,6 +155,7 @@ TEST_CASE("ContactLaw::CommittedElasticForce: W'(δ_prev), 0 out of contact, kep
   CHECK(f.elastic->calls == calls + 1);  // the hit called nothing; the comparison's own Force call is the one
   const double other = std::nextafter(d, 1.0);
   CHECK(SameBits(f.law.CommittedElasticForce(other, &memo), f.law.elastic().Force(other)));
+  CHECK(SameBits(memo.delta_prev, d));  // the first δ_prev is kept
   CHECK(f.law.CommittedElasticForce(0.0, &memo) == 0.0);
   CHECK(f.law.CommittedElasticForce(-1.0e-6) == 0.0);
   CHECK(f.law.CommittedElasticForce(std::nan("")) == 0.0);
