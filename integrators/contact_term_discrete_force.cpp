@@ -290,13 +290,12 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
   out.force.setZero();
   out.dissipation = 0.0;
   Eigen::Matrix<double, N, 1> magnitude = Eigen::Matrix<double, N, 1>::Zero();
-  // The broad phase reads q₁ as an Eigen::VectorXd (its interface): a copy into storage sized once.
-  if (out.q1.size() != N) out.q1.resize(N);
-  out.q1 = q1;
-  const std::vector<int>* subset = structure.CandidateTermsBetween(q0, out.q1);
+  // No broad phase (CandidateTermsBetween) at N ≤ 3: by its contract the terms it leaves out are those the full
+  // loop skips without adding anything, so the full loop is the same sum, bit for bit, without the call and the
+  // copy of q₁ into the Eigen::VectorXd its interface reads.
   if (jacobian) jacobian->setZero();
   auto add = [jacobian](Eigen::Index i, Eigen::Index j, double v) { (*jacobian)(i, j) += v; };
-  SumContactTerms(structure, subset, form, q0, q1, h, out.force, magnitude, out.dissipation, jacobian != nullptr, add,
+  SumContactTerms(structure, nullptr, form, q0, q1, h, out.force, magnitude, out.dissipation, jacobian != nullptr, add,
                   memo);
   out.scale = magnitude.template lpNorm<Eigen::Infinity>();
 }

@@ -60,8 +60,9 @@ void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, D
                                       StepStartMemo* memo = nullptr);
 
 /// The same F̄ and ∂F̄/∂q1 on a system of N ≤ 3 unknowns in fixed-size storage (the small-system path of
-/// MidpointFamilyIntegrator): the same statements as the overload above, so bitwise the same values
-/// (tests/integrators/small_system_path_test.cpp). Instantiated for N = 1, 2, 3.
+/// MidpointFamilyIntegrator): the same statements as the overload above, over every term (no broad phase: the terms
+/// it would leave out add nothing), so bitwise the same values (tests/integrators/small_system_path_test.cpp).
+/// Instantiated for N = 1, 2, 3.
 template <int N>
 void EvaluateContactTermDiscreteForce(const PairPotentialStructure& structure, DiscreteGradientForm form,
                                       const Eigen::VectorXd& q0, const Eigen::Matrix<double, N, 1>& q1, double h,

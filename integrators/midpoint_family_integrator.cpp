@@ -384,12 +384,6 @@ void MidpointFamilyIntegrator::ReserveStepVectors(Eigen::Index n) {
   StepWorkspace& w = work_;
   for (Eigen::VectorXd* v : {&w.mass, &w.f_ext, &w.a0, &w.q1, &w.inertia_diagonal, &w.evaluated_at})
     if (v->size() != n) v->resize(n);
-  // The small-system path's copies of q₁ for the broad phase.
-  auto reserve_small = [n](auto& storage) {
-    for (auto* eval : {&storage.eval, &storage.final_eval})
-      if (eval->force.size() == n && eval->q1.size() != n) eval->q1.resize(n);
-  };
-  std::apply([&](auto&... storage) { (reserve_small(storage), ...); }, w.small);
 }
 
 void MidpointFamilyIntegrator::ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n) {

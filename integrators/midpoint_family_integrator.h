@@ -60,7 +60,6 @@ struct SmallDiscreteForce {
   Eigen::Matrix<double, N, 1> force = Eigen::Matrix<double, N, 1>::Zero();  ///< F̄(q_n, q_{n+1}) [N]
   double dissipation = 0.0;                                                 ///< D_n [J]
   double scale = 0.0;                                                       ///< round-off scale of `force`
-  Eigen::VectorXd q1;  ///< q_{n+1} copied for the broad phase's Eigen::VectorXd interface (storage, not a result)
 };
 
 /// A scheme whose F̄ on the current model is the contact-term force of integrators/contact_term_discrete_force.h:
@@ -190,7 +189,7 @@ class MidpointFamilyIntegrator : public Integrator {
     std::size_t reserved_entries = 0;
     Eigen::Index reserved_n = -1;
   };
-  /// The step's vectors (mass, f_ext, a₀, q₁, 2M/h², the evaluated q₁) and the small-system path's storage.
+  /// The step's vectors (mass, f_ext, a₀, q₁, 2M/h², the evaluated q₁).
   void ReserveStepVectors(Eigen::Index n);
   /// ReserveStepVectors and the generic path's Newton and sparse storage for the model's contact list.
   void ReserveWorkspace(const ConstantMassSystem& system, Eigen::Index n);

@@ -2,16 +2,22 @@
 // integrators/midpoint_family_integrator.h): on every validation scenario whose model has at most 3 unknowns and a
 // contact-term force (pair-potential structure), Simo–Tarnow and the invariant discrete gradient give bitwise the same
 // states, step results and counts with the fixed-size path as with the generic one, step by step, undamped and damped,
-// through contact, release and rejected steps; the path is taken for N = 1, 2 and 3.
+// through contact, release and rejected steps; the path is taken for N = 1, 2 and 3. The fixed-size evaluation of F̄
+// leaves out the model's broad phase and gives the bits of the generic evaluation, which uses it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "contact/damping/viscous_dampers.h"
+#include "contact/power_law.h"
+#include "integrators/contact_term_discrete_force.h"
 #include "integrators/invariant_discrete_gradient.h"
 #include "integrators/simo_tarnow.h"
 #include "registry/registries.h"
@@ -128,4 +134,77 @@ TEST_CASE("small-system path: bitwise the generic path on every scenario with at
   CHECK(sizes_covered.count(1) == 1);
   CHECK(sizes_covered.count(2) == 1);
   CHECK(sizes_covered.count(3) == 1);
+}
+
+TEST_CASE("small-system path: the fixed-size F̄ without the broad phase is the generic F̄ with it, bit for bit") {
+  // Three beads on a line (N = 3) with walls, six terms; the structure's broad phase (CandidateTermsBetween)
+  // returns the terms with δ > 0 at q₀ or q₁, as its contract asks. The generic evaluation sums over that subset, the
+  // fixed-size one over every term: the terms left out must add nothing, not even a signed zero.
+  struct Terms final : PairPotentialStructure {
+    std::vector<ContactTerm> terms;
+    mutable std::vector<int> subset;
+    mutable long broad_phase_calls = 0;
+    const std::vector<ContactTerm>& ContactTerms() const override { return terms; }
+    const std::vector<int>* CandidateTermsBetween(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const override {
+      ++broad_phase_calls;
+      subset.clear();
+      for (size_t k = 0; k < terms.size(); ++k)
+        if (ContactOverlap(terms[k], q0) > 0.0 || ContactOverlap(terms[k], q1) > 0.0) subset.push_back(static_cast<int>(k));
+      return &subset;
+    }
+  } s;
+  const auto wall = [](Eigen::Index coordinate, double sign, double offset) {
+    ContactTerm t;
+    t.kind = ContactTerm::Kind::kWall;
+    t.wall_gradient = {{coordinate, sign}};
+    t.wall_offset = offset;
+    t.elastic = std::make_shared<HertzLaw>(2.0e5);
+    t.damping = std::make_shared<TsujiDamping>(0.4, 1.0, 2.0e5, 1.5);
+    return t;
+  };
+  const auto pair = [](Eigen::Index a, Eigen::Index b) {
+    ContactTerm t;
+    t.kind = ContactTerm::Kind::kPair;
+    t.first_a = a;
+    t.first_b = b;
+    t.dim = 1;
+    t.radius_sum = 1.0;
+    t.pair_offset = Eigen::VectorXd::Constant(1, 1.0);  // displacements from touching reference positions
+    t.elastic = std::make_shared<HertzLaw>(3.0e5);
+    t.damping = std::make_shared<NoDamping>();
+    return t;
+  };
+  // Bead 1 takes up to three terms (two pairs and a wall), so the order of summation shows in its bits; the last
+  // wall never touches.
+  s.terms = {wall(0, -1.0, 0.0), pair(0, 1), wall(1, -1.0, 0.0), pair(1, 2), wall(2, 1.0, 0.0), wall(1, -1.0, -1.5)};
+  StepStartMemo memo;
+  std::mt19937_64 rng(20261207);
+  std::uniform_real_distribution<double> u(-1e-4, 1e-4);
+  int with_subset = 0, left_out = 0;
+  for (int k = 0; k < 3000; ++k) {
+    const Eigen::Vector3d q0(u(rng), u(rng), u(rng)), q1(u(rng), u(rng), u(rng));
+    for (auto form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kInvariantQuotient}) {
+      DiscreteForceEvaluation generic;
+      NewtonJacobian jg;
+      jg.accepts_small = true;  // the dense form, summed as the fixed-size one is
+      const long calls = s.broad_phase_calls;
+      EvaluateContactTermDiscreteForce(s, form, Eigen::VectorXd(q0), Eigen::VectorXd(q1), 1e-5, generic, &jg);
+      REQUIRE(s.broad_phase_calls == calls + 1);  // the generic evaluation used the broad phase
+      ++with_subset;
+      left_out += static_cast<int>(s.terms.size() - s.subset.size());
+      memo.Reset(s.terms.size());
+      SmallDiscreteForce<3> fixed;
+      Eigen::Matrix3d jf;
+      EvaluateContactTermDiscreteForce<3>(s, form, Eigen::VectorXd(q0), q1, 1e-5, fixed, &jf, &memo);
+      CHECK(s.broad_phase_calls == calls + 1);  // the fixed-size one did not
+      for (int i = 0; i < 3; ++i) {
+        CHECK(SameBits(fixed.force[i], generic.force[i]));
+        for (int j = 0; j < 3; ++j) CHECK(SameBits(jf(i, j), jg.small(i, j)));
+      }
+      CHECK(SameBits(fixed.dissipation, generic.dissipation));
+      CHECK(SameBits(fixed.scale, generic.scale));
+    }
+  }
+  CHECK(with_subset == 6000);
+  CHECK(left_out > 1000);  // the broad phase did leave terms out
 }
