@@ -28,6 +28,7 @@
 #include "models/harmonic_oscillator.h"
 #include "observe/energy_ledger.h"
 #include "state/same_bits.h"
+#include "support/contact_terms.h"
 
 using namespace impactlab;
 
@@ -248,24 +249,12 @@ TEST_CASE("discrete contact force: the dense Jacobian of a small system is the a
     const std::vector<ContactTerm>& ContactTerms() const override { return terms; }
   };
   const auto wall = [](int coordinate) {
-    ContactTerm t;
-    t.kind = ContactTerm::Kind::kWall;
-    t.wall_gradient = {{coordinate, -1.0}};
-    t.wall_offset = 0.0;
-    t.elastic = std::make_shared<HertzLaw>(2.0);
-    t.damping = std::make_shared<TsujiDamping>(0.4, 1.0, 2.0, 1.5);
-    return t;
+    return testing::WallTerm(coordinate, -1.0, 0.0, std::make_shared<HertzLaw>(2.0),
+                             std::make_shared<TsujiDamping>(0.4, 1.0, 2.0, 1.5));
   };
   const auto pair = [](int a, int b) {
-    ContactTerm t;
-    t.kind = ContactTerm::Kind::kPair;
-    t.first_a = a;
-    t.first_b = b;
-    t.dim = 1;
-    t.radius_sum = 1.0;
-    t.elastic = std::make_shared<HertzLaw>(3.0);
-    t.damping = std::make_shared<TsujiDamping>(0.7, 0.5, 3.0, 1.5);
-    return t;
+    return testing::PairTerm(a, b, 1, 1.0, std::make_shared<HertzLaw>(3.0),
+                             std::make_shared<TsujiDamping>(0.7, 0.5, 3.0, 1.5));
   };
   std::vector<Terms> cases(3);
   cases[0].terms = {wall(0)};

@@ -23,6 +23,7 @@
 #include "registry/registries.h"
 #include "scenario/scenario.h"
 #include "state/same_bits.h"
+#include "support/contact_terms.h"
 #include "system/discrete_contact_system.h"
 #include "system/pair_potential_structure.h"
 
@@ -154,25 +155,13 @@ TEST_CASE("small-system path: the fixed-size F̄ without the broad phase is the 
     }
   } s;
   const auto wall = [](Eigen::Index coordinate, double sign, double offset) {
-    ContactTerm t;
-    t.kind = ContactTerm::Kind::kWall;
-    t.wall_gradient = {{coordinate, sign}};
-    t.wall_offset = offset;
-    t.elastic = std::make_shared<HertzLaw>(2.0e5);
-    t.damping = std::make_shared<TsujiDamping>(0.4, 1.0, 2.0e5, 1.5);
-    return t;
+    return testing::WallTerm(coordinate, sign, offset, std::make_shared<HertzLaw>(2.0e5),
+                             std::make_shared<TsujiDamping>(0.4, 1.0, 2.0e5, 1.5));
   };
+  // Displacements from touching reference positions (offset 1 = R).
   const auto pair = [](Eigen::Index a, Eigen::Index b) {
-    ContactTerm t;
-    t.kind = ContactTerm::Kind::kPair;
-    t.first_a = a;
-    t.first_b = b;
-    t.dim = 1;
-    t.radius_sum = 1.0;
-    t.pair_offset = Eigen::VectorXd::Constant(1, 1.0);  // displacements from touching reference positions
-    t.elastic = std::make_shared<HertzLaw>(3.0e5);
-    t.damping = std::make_shared<NoDamping>();
-    return t;
+    return testing::PairTerm(a, b, 1, 1.0, std::make_shared<HertzLaw>(3.0e5), std::make_shared<NoDamping>(),
+                             Eigen::VectorXd::Constant(1, 1.0));
   };
   // Bead 1 takes up to three terms (two pairs and a wall), so the order of summation shows in its bits; the last
   // wall never touches.
