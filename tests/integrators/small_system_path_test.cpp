@@ -150,7 +150,8 @@ TEST_CASE("small-system path: the fixed-size F̄ without the broad phase is the 
       ++broad_phase_calls;
       subset.clear();
       for (size_t k = 0; k < terms.size(); ++k)
-        if (ContactOverlap(terms[k], q0) > 0.0 || ContactOverlap(terms[k], q1) > 0.0) subset.push_back(static_cast<int>(k));
+        if (ContactOverlap(terms[k], q0) > 0.0 || ContactOverlap(terms[k], q1) > 0.0)
+          subset.push_back(static_cast<int>(k));
       return &subset;
     }
   } s;
@@ -169,7 +170,7 @@ TEST_CASE("small-system path: the fixed-size F̄ without the broad phase is the 
   StepStartMemo memo;
   std::mt19937_64 rng(20261207);
   std::uniform_real_distribution<double> u(-1e-4, 1e-4);
-  int with_subset = 0, left_out = 0;
+  long left_out = 0;
   for (int k = 0; k < 3000; ++k) {
     const Eigen::Vector3d q0(u(rng), u(rng), u(rng)), q1(u(rng), u(rng), u(rng));
     for (auto form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kInvariantQuotient}) {
@@ -179,8 +180,7 @@ TEST_CASE("small-system path: the fixed-size F̄ without the broad phase is the 
       const long calls = s.broad_phase_calls;
       EvaluateContactTermDiscreteForce(s, form, Eigen::VectorXd(q0), Eigen::VectorXd(q1), 1e-5, generic, &jg);
       REQUIRE(s.broad_phase_calls == calls + 1);  // the generic evaluation used the broad phase
-      ++with_subset;
-      left_out += static_cast<int>(s.terms.size() - s.subset.size());
+      left_out += static_cast<long>(s.terms.size() - s.subset.size());
       memo.Reset(s.terms.size());
       SmallDiscreteForce<3> fixed;
       Eigen::Matrix3d jf;
@@ -194,6 +194,5 @@ TEST_CASE("small-system path: the fixed-size F̄ without the broad phase is the 
       CHECK(SameBits(fixed.scale, generic.scale));
     }
   }
-  CHECK(with_subset == 6000);
   CHECK(left_out > 1000);  // the broad phase did leave terms out
 }

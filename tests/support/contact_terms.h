@@ -10,7 +10,8 @@
 namespace impactlab::testing {
 
 inline ContactTerm WallTerm(Eigen::Index coordinate, double sign, double offset,
-                            std::shared_ptr<const NormalContactLaw> elastic, std::shared_ptr<const DampingLaw> damping) {
+                            std::shared_ptr<const NormalContactLaw> elastic,
+                            std::shared_ptr<const DampingLaw> damping) {
   ContactTerm t;
   t.kind = ContactTerm::Kind::kWall;
   t.wall_gradient = {{coordinate, sign}};
