@@ -15,10 +15,14 @@
 // ulp and fl(δ fl(√δ)) by up to 1.3 ulp. Outside [kHertzPowerLow, kHertzPowerHigh] (far from any physical overlap,
 // where the products would leave the normal range) and for δ ≤ 0, NaN or ∞, the functions return std::pow's value.
 //
-// Without FMA instructions in the build (no __FMA__, no __FP_FAST_FMA) the product errors come from Dekker's
-// splitting (Veltkamp's split into 26-bit halves), which gives the same exact errors. Both builds were correctly
-// rounded on all of 4·10⁶ samples against a 113-bit reference (so they give the same bits there). Derivation:
-// docs/theory.md §2.
+// The product errors come from an FMA instruction or from Dekker's splitting (Veltkamp's split into 26-bit halves):
+// both give the exact error a b − fl(a b) (in the range above, where no half underflows), so the two forms return the
+// same bits for every δ, not only on the samples tested. FMA instructions are used when the build has them (__FMA__
+// or __FP_FAST_FMA) and otherwise, on x86-64, when the CPU has them: the baseline x86-64 build carries a second copy of
+// the four powers compiled for FMA (contact/hertz_powers.cpp, without contraction of a b + c), taken after a CPU check
+// at start-up. The FMA form shortens each power's dependency chain (≈ 5 % of a Hertz Simo–Tarnow or velocity Verlet
+// step on the 1-D oscillator; docs/performance.md, "Hertz powers without pow"); tests/lib/hertz_powers_test.cpp
+// compares the two forms bit for bit. Derivation: docs/theory.md §2.
 #pragma once
 
 #include <cmath>
@@ -39,9 +43,12 @@ inline constexpr double kHertzPowerHigh = 1e+60;
 
 namespace hertz_powers_detail {
 
-/// a b − fl(a b), exactly (a, b and a b in the normal range, far from overflow).
+/// a b − fl(a b), exactly (a, b and a b in the normal range, far from overflow), from an FMA (kFma) or Dekker's
+/// product. std::fma is an instruction only where FMA instructions are enabled (the build, or a function compiled for
+/// them: contact/hertz_powers.cpp); elsewhere kFma = true would call the library's fma, exact but slow.
+template <bool kFma>
 inline double ProductError(double a, double b, double product) {
-  if constexpr (kHertzPowersUseFma) {
+  if constexpr (kFma) {
     return std::fma(a, b, -product);
   } else {
     // Veltkamp's split and Dekker's product [Dekker 1971]. Without FMA instructions the compiler cannot contract
@@ -54,60 +61,97 @@ inline double ProductError(double a, double b, double product) {
 }
 
 /// s² − δ for s = fl(√δ), exactly: fl(s²) − δ is exact (Sterbenz: fl(s²) lies within a factor 2 of δ).
+template <bool kFma>
 inline double SquareRootResidual(double s, double delta) {
   const double p = s * s;
-  return (p - delta) + ProductError(s, s, p);
+  return (p - delta) + ProductError<kFma>(s, s, p);
 }
 
 inline bool InRange(double delta) { return delta >= kHertzPowerLow && delta <= kHertzPowerHigh; }
 
 /// ρ = fl(√fl(√δ)) and the Newton correction c with ρ + c = δ^{1/4} to O(2⁻¹⁰⁶) relative.
+template <bool kFma>
 inline void QuarterAndCorrection(double delta, double& rho, double& correction) {
   rho = std::sqrt(std::sqrt(delta));
-  const double u = rho * rho, u_error = ProductError(rho, rho, u);
-  const double w = u * u, w_error = ProductError(u, u, w);
+  const double u = rho * rho, u_error = ProductError<kFma>(rho, rho, u);
+  const double w = u * u, w_error = ProductError<kFma>(u, u, w);
   const double residual = (w - delta) + (w_error + 2.0 * u * u_error);  // ρ⁴ − δ (w − δ exact: Sterbenz)
   correction = -residual / (4.0 * u * rho);
 }
 
+/// The four powers with the product errors of `kFma` (the formulas of the header comment; outside
+/// [kHertzPowerLow, kHertzPowerHigh], at δ ≤ 0, NaN or ∞: std::pow's value).
+template <bool kFma>
+inline double ThreeHalves(double delta) {
+  if (!InRange(delta)) return std::pow(delta, 1.5);
+  const double s = std::sqrt(delta), r = delta * s;
+  const double e = ProductError<kFma>(delta, s, r), t = SquareRootResidual<kFma>(s, delta);
+  return r + (e - 0.5 * t * s);
+}
+template <bool kFma>
+inline double FiveHalves(double delta) {
+  if (!InRange(delta)) return std::pow(delta, 2.5);
+  const double s = std::sqrt(delta), d2 = delta * delta, r = d2 * s;
+  const double e1 = ProductError<kFma>(delta, delta, d2), e2 = ProductError<kFma>(d2, s, r);
+  const double t = SquareRootResidual<kFma>(s, delta);
+  return r + (e2 + e1 * s - 0.5 * t * (delta * s));
+}
+template <bool kFma>
+inline double Quarter(double delta) {
+  if (!InRange(delta)) return std::pow(delta, 0.25);
+  double rho = 0.0, correction = 0.0;
+  QuarterAndCorrection<kFma>(delta, rho, correction);
+  return rho + correction;
+}
+template <bool kFma>
+inline double FiveQuarters(double delta) {
+  if (!InRange(delta)) return std::pow(delta, 1.25);
+  double rho = 0.0, correction = 0.0;
+  QuarterAndCorrection<kFma>(delta, rho, correction);
+  const double r = delta * rho;
+  return r + (ProductError<kFma>(delta, rho, r) + delta * correction);
+}
+
+/// True when the CPU has FMA instructions and the build does not (set once at start-up; false before that and off
+/// x86-64). Then the four powers below call the FMA copies of contact/hertz_powers.cpp.
+extern const bool kCpuFmaBeyondBuild;
+double ThreeHalvesFma(double delta);
+double FiveHalvesFma(double delta);
+double QuarterFma(double delta);
+double FiveQuartersFma(double delta);
+
 }  // namespace hertz_powers_detail
+
+/// Whether the product errors come from FMA instructions in this process (the build's or the CPU's).
+inline bool HertzPowersUseFma() { return kHertzPowersUseFma || hertz_powers_detail::kCpuFmaBeyondBuild; }
 
 /// δ^{3/2}, correctly rounded.
 inline double PowThreeHalves(double delta) {
   using namespace hertz_powers_detail;
-  if (!InRange(delta)) return std::pow(delta, 1.5);
-  const double s = std::sqrt(delta), r = delta * s;
-  const double e = ProductError(delta, s, r), t = SquareRootResidual(s, delta);
-  return r + (e - 0.5 * t * s);
+  if (!kHertzPowersUseFma && kCpuFmaBeyondBuild) return ThreeHalvesFma(delta);
+  return ThreeHalves<kHertzPowersUseFma>(delta);
 }
 
 /// δ^{5/2}, correctly rounded.
 inline double PowFiveHalves(double delta) {
   using namespace hertz_powers_detail;
-  if (!InRange(delta)) return std::pow(delta, 2.5);
-  const double s = std::sqrt(delta), d2 = delta * delta, r = d2 * s;
-  const double e1 = ProductError(delta, delta, d2), e2 = ProductError(d2, s, r), t = SquareRootResidual(s, delta);
-  return r + (e2 + e1 * s - 0.5 * t * (delta * s));
+  if (!kHertzPowersUseFma && kCpuFmaBeyondBuild) return FiveHalvesFma(delta);
+  return FiveHalves<kHertzPowersUseFma>(delta);
 }
 
 /// δ^{1/4}, correctly rounded.
 inline double PowQuarter(double delta) {
   using namespace hertz_powers_detail;
-  if (!InRange(delta)) return std::pow(delta, 0.25);
-  double rho = 0.0, correction = 0.0;
-  QuarterAndCorrection(delta, rho, correction);
-  return rho + correction;
+  if (!kHertzPowersUseFma && kCpuFmaBeyondBuild) return QuarterFma(delta);
+  return Quarter<kHertzPowersUseFma>(delta);
 }
 
 /// δ^{5/4} = δ (ρ + c), correctly rounded: r = fl(δ ρ) plus its product error plus δ c (Tsuji's dissipation potential
 /// Φ ∝ δ^{5/4} for p = 3/2).
 inline double PowFiveQuarters(double delta) {
   using namespace hertz_powers_detail;
-  if (!InRange(delta)) return std::pow(delta, 1.25);
-  double rho = 0.0, correction = 0.0;
-  QuarterAndCorrection(delta, rho, correction);
-  const double r = delta * rho;
-  return r + (ProductError(delta, rho, r) + delta * correction);
+  if (!kHertzPowersUseFma && kCpuFmaBeyondBuild) return FiveQuartersFma(delta);
+  return FiveQuarters<kHertzPowersUseFma>(delta);
 }
 
 }  // namespace impactlab

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -82,6 +83,56 @@ TEST_CASE("Hertz powers d^(3/2), d^(5/2), d^(1/4), d^(5/4) correctly rounded in 
   long naive = 0, naive_pow = 0;
   CountMismatches([](double d) { return d * std::sqrt(d); }, 1.5L, -12.0, -2.0, 20000, naive, naive_pow);
   CHECK(naive > 1000);
+}
+
+TEST_CASE("Hertz powers: the FMA and Dekker product errors give the same bits (every power, the whole range)") {
+  // ProductError is exact both ways, so the two forms run the same operations on the same values. The FMA form is
+  // the build's when it has FMA instructions, else the FMA copies of contact/hertz_powers.cpp on a CPU with them.
+  using namespace hertz_powers_detail;
+  if (!HertzPowersUseFma()) {
+    MESSAGE("no FMA instructions in this build or on this CPU: the FMA form cannot run here");
+    return;
+  }
+  const bool copies = !kHertzPowersUseFma;  // the baseline build on an FMA CPU: the copies are what the laws call
+  struct Pair {
+    const char* name;
+    double (*fma)(double);
+    double (*dekker)(double);
+  };
+  const Pair pairs[] = {
+      {"d^(3/2)", copies ? ThreeHalvesFma : ThreeHalves<true>, ThreeHalves<false>},
+      {"d^(5/2)", copies ? FiveHalvesFma : FiveHalves<true>, FiveHalves<false>},
+      {"d^(1/4)", copies ? QuarterFma : Quarter<true>, Quarter<false>},
+      {"d^(5/4)", copies ? FiveQuartersFma : FiveQuarters<true>, FiveQuarters<false>}};
+  std::mt19937_64 rng(20261207);
+  std::uniform_real_distribution<double> decade(-101.0, 61.0);  // past both ends of the corrected range
+  for (const Pair& pair : pairs) {
+    const std::string name = pair.name;
+    CAPTURE(name);
+    long differing = 0, corrected = 0;
+    for (long k = 0; k < 400000; ++k) {
+      const double delta = std::pow(10.0, decade(rng));
+      const double a = pair.fma(delta), b = pair.dekker(delta);
+      if (std::memcmp(&a, &b, sizeof a) != 0) ++differing;
+      // samples in the corrected range (outside it both forms return std::pow's value)
+      if (delta >= kHertzPowerLow && delta <= kHertzPowerHigh) ++corrected;
+    }
+    CHECK(corrected > 390000);
+    CHECK(differing == 0);
+  }
+  // The public powers take the FMA form here.
+  for (double delta : {1e-12, 3.3e-9, 7.1e-7, 2.9e-5, 1e-3}) {
+    CHECK(PowThreeHalves(delta) == pairs[0].fma(delta));
+    CHECK(PowFiveQuarters(delta) == pairs[3].fma(delta));
+  }
+  // A product error dropped (fl(a b) taken as exact) changes bits: the comparison above can fail.
+  long naive_differs = 0;
+  for (long k = 0; k < 20000; ++k) {
+    const double delta = std::pow(10.0, decade(rng) / 10.0 - 6.0), s = std::sqrt(delta);
+    const double naive = delta * s - 0.5 * SquareRootResidual<false>(s, delta) * s;
+    if (naive != ThreeHalves<false>(delta)) ++naive_differs;
+  }
+  CHECK(naive_differs > 1000);
 }
 
 TEST_CASE("Hertz powers: exact cases, and std::pow's value outside 1e-100..1e60, at 0, inf and NaN") {

@@ -126,7 +126,9 @@ void PrintRatios() {
 
 int main(int argc, char** argv) {
   if (!RunGoogleBenchmarks(argc, argv)) return 1;
-  std::printf("product errors: %s\n", kHertzPowersUseFma ? "FMA" : "Dekker's splitting (no FMA in this build)");
+  std::printf("product errors: %s\n", kHertzPowersUseFma    ? "FMA (in the build)"
+                                       : HertzPowersUseFma() ? "FMA (the CPU's, the copies of contact/hertz_powers.cpp)"
+                                                             : "Dekker's splitting (no FMA in the build or on the CPU)");
   PrintRatios<0>();
   PrintRatios<1>();
   PrintRatios<2>();
