@@ -17,16 +17,13 @@ namespace impactlab::hertz_powers_detail {
 
 namespace {
 bool CpuFmaBeyondBuild() {
-  if constexpr (kHertzPowersUseFma || !IMPACTLAB_FMA_COPIES) {
-    return false;
-  } else {
+  if (kHertzPowersUseFma) return false;  // the build's own FMA instructions are used inline
 #if IMPACTLAB_FMA_COPIES
-    __builtin_cpu_init();  // required before __builtin_cpu_supports in a static initialiser
-    return __builtin_cpu_supports("fma");
+  __builtin_cpu_init();  // required before __builtin_cpu_supports in a static initialiser
+  return __builtin_cpu_supports("fma");
 #else
-    return false;
+  return false;
 #endif
-  }
 }
 }  // namespace
 

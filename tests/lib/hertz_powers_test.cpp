@@ -120,7 +120,7 @@ TEST_CASE("Hertz powers: the FMA and Dekker product errors give the same bits (e
     CHECK(corrected > 390000);
     CHECK(differing == 0);
   }
-  // The public powers take the FMA form here.
+  // The public powers (which take the FMA copies here) give these bits.
   for (double delta : {1e-12, 3.3e-9, 7.1e-7, 2.9e-5, 1e-3}) {
     CHECK(PowThreeHalves(delta) == pairs[0].fma(delta));
     CHECK(PowFiveQuarters(delta) == pairs[3].fma(delta));
