@@ -11,9 +11,14 @@
 namespace impactlab {
 
 namespace {
+// Appended piece by piece: "(" + std::string made GCC 12 warn (-Wrestrict, a false positive in its inlined memcpy).
 std::string FormatVector(const Eigen::Vector3d& x) {
-  return "(" + InvalidParameter::FormatNumber(x[0]) + ", " + InvalidParameter::FormatNumber(x[1]) + ", " +
-         InvalidParameter::FormatNumber(x[2]) + ")";
+  std::string text = "(";
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0) text += ", ";
+    text += InvalidParameter::FormatNumber(x[i]);
+  }
+  return text + ")";
 }
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "core/errors.h"
 #include "exact/free_rigid_body_solution.h"
@@ -100,4 +101,14 @@ TEST_CASE("free rigid body exact solution: symmetric tops and the separatrix are
                   InvalidParameter);
   CHECK_THROWS_AS(FreeRigidBodySolution(Eigen::Vector3d(0.0, 2.0, 3.0), Eigen::Vector3d(0.1, 1.0, 0.0)),
                   InvalidParameter);
+  // The message names the parameter and gives the three values as a vector.
+  try {
+    FreeRigidBodySolution(Eigen::Vector3d(0.0, 2.5, 3.0), Eigen::Vector3d(0.1, 1.0, 0.0));
+    FAIL("zero inertia accepted");
+  } catch (const InvalidParameter& e) {
+    const std::string message = e.what();
+    CAPTURE(message);
+    CHECK(message.find("inertia") != std::string::npos);
+    CHECK(message.find("(0, 2.5, 3)") != std::string::npos);
+  }
 }
