@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "core/errors.h"
 #include "integrators/odeint_runge_kutta.h"
@@ -32,8 +33,16 @@ TEST_CASE("ellipse_box and ellipses_multi reject bad parameters, naming the key"
   r.Set("reference_hypothesis", std::string("maxwell"));
   CHECK_THROWS_AS(EllipseBoxParameters::FromParameterSet(r), InvalidParameter);
   ParameterSet m;
-  m.Set("n", 60.0);
-  CHECK_THROWS_AS(MakeEllipsesMultiConfig(m), InvalidParameter);
+  m.Set("n", 201.0);
+  try {
+    (void)MakeEllipsesMultiConfig(m);
+    FAIL("no throw");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.parameter() == "n");
+    CHECK(std::string(e.what()).find("[2, 200]") != std::string::npos);
+  }
+  m.Set("n", 200.0);  // the largest: 200 ellipses on a 15 x 15 lattice
+  CHECK(MakeEllipsesMultiConfig(m).bodies.size() == 200);
   ParameterSet frac;
   frac.Set("n", 20.5);
   CHECK_THROWS_AS(MakeEllipsesMultiConfig(frac), InvalidParameter);
