@@ -17,6 +17,9 @@ void ThreadedSparseOperator::Attach(const Eigen::SparseMatrix<double>& a) {
   a_ = &a;
   const Eigen::Index n = a.rows();
   const long nnz = static_cast<long>(a.nonZeros());
+  // On one thread the product runs column by column on A itself (Eigen's order): no row copy to make.
+  by_rows_ = ContactThreads() > 1 && nnz >= 16 * kParallelContactThreshold;
+  if (!by_rows_) return;
   if (!SamePattern(a)) {  // row index: a counting sort of the entries by row, columns ascending inside each row
     outer_.assign(a.outerIndexPtr(), a.outerIndexPtr() + a.outerSize() + 1);
     inner_.assign(a.innerIndexPtr(), a.innerIndexPtr() + nnz);
@@ -44,15 +47,23 @@ void ThreadedSparseOperator::Attach(const Eigen::SparseMatrix<double>& a) {
 }
 
 void ThreadedSparseOperator::ScaleAndAdd(const double* x, double alpha, double* y) const {
+  if (!by_rows_) {  // Eigen's column-major product: y_i ← y_i + a_ij (α x_j), column by column
+    const int* outer = a_->outerIndexPtr();
+    const int* inner = a_->innerIndexPtr();
+    const double* value = a_->valuePtr();
+    for (Eigen::Index j = 0; j < a_->outerSize(); ++j) {
+      const double xj = alpha * x[j];
+      for (int p = outer[j]; p < outer[j + 1]; ++p) y[inner[p]] += value[p] * xj;
+    }
+    return;
+  }
   const long n = static_cast<long>(a_->rows());
   const int* start = row_start_.data();
   const int* column = row_column_.data();
   const double* value = row_value_.data();
   const int threads = ContactThreads();
   (void)threads;
-  const bool parallel = threads > 1 && static_cast<long>(row_value_.size()) >= 16 * kParallelContactThreshold;
-  (void)parallel;
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (long i = 0; i < n; ++i) {
     double v = y[i];
     for (int p = start[i]; p < start[i + 1]; ++p) v += value[p] * (alpha * x[column[p]]);

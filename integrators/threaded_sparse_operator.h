@@ -37,8 +37,9 @@ class ThreadedSparseOperator : public Eigen::EigenBase<ThreadedSparseOperator> {
   using StorageIndex = int;
   enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
 
-  /// Operates with `a` (compressed, column-major; it must outlive the use): copies its values in row order,
-  /// rebuilding the row index first if the pattern differs from the last one.
+  /// Operates with `a` (compressed, column-major; it must outlive the use). On more than one contact thread, for a
+  /// matrix above the parallel threshold, copies its values in row order, rebuilding the row index first if the
+  /// pattern differs from the last one; otherwise the product runs on `a` column by column, which is the same order.
   void Attach(const Eigen::SparseMatrix<double>& a);
   const Eigen::SparseMatrix<double>& matrix() const { return *a_; }
   Eigen::Index rows() const { return a_->rows(); }
@@ -58,6 +59,7 @@ class ThreadedSparseOperator : public Eigen::EigenBase<ThreadedSparseOperator> {
   std::vector<int> row_start_, row_column_;  // row i: entries [row_start_[i], row_start_[i+1]), their columns
   std::vector<int> row_source_;              // and where each one is in A's value array
   std::vector<double> row_value_;            // the values in row order (copied by Attach)
+  bool by_rows_ = false;                     // the product by rows on the contact threads (Attach's choice)
 };
 
 /// Jacobi preconditioner of a ThreadedSparseOperator's matrix (bitwise Eigen::DiagonalPreconditioner).

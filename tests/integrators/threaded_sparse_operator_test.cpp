@@ -1,7 +1,8 @@
 // ThreadedSparseOperator (integrators/threaded_sparse_operator.h): y ← y + α A x bitwise Eigen's column-major
 // sparse product for α = 1, −1, 0.37 into a non-zero y, and BiCGSTAB with it and OperatorJacobi bitwise
-// Eigen::BiCGSTAB<SparseMatrix, DiagonalPreconditioner> (same iterates, same iteration count), on 1 and 2 contact
-// threads (the matrix above the parallel threshold).
+// Eigen::BiCGSTAB<SparseMatrix, DiagonalPreconditioner> (same iterates, same iteration count), on 1 contact thread
+// (the product column by column on the matrix itself) and on 2 (the row-ordered copy; the matrix above the parallel
+// threshold).
 #include <doctest/doctest.h>
 
 #include <Eigen/IterativeLinearSolvers>
