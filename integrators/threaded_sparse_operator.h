@@ -7,7 +7,8 @@
 // ascending column; the row index rebuilt when A's pattern changes, the values copied per solve) and forms every
 // y_i on one thread with the same operations in the same order: y_i ← y_i + a_ij (α x_j), j ascending. So the
 // product is bitwise Eigen's column-major product, whatever the thread count, and BiCGSTAB's iterates are bitwise
-// those of Eigen::BiCGSTAB on A. (Eigen's own OpenMP product of row-major matrices sums each row first and adds
+// those of Eigen::BiCGSTAB on A. On one thread (or below the parallel threshold) there is nothing to split: the
+// operator runs Eigen's column loop on A itself and makes no copy. (Eigen's own OpenMP product of row-major matrices sums each row first and adds
 // α·Σ afterwards: other round-off in `r = b − A x`, and it follows OpenMP's default thread count.)
 //
 // The wrapper is Eigen's matrix-free operator pattern ("Matrix-free solvers" in Eigen's documentation): BiCGSTAB
