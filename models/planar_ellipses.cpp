@@ -1,14 +1,15 @@
 #include "models/planar_ellipses.h"
 
-#include "planar/planar_discrete_contacts.h"
-
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "core/checks.h"
 #include "core/errors.h"
 #include "planar/ellipse_ellipse_gap.h"
 #include "planar/ellipse_wall_gap.h"
+#include "planar/planar_discrete_contacts.h"
+#include "system/contact_block_difference.h"
 
 namespace impactlab {
 
@@ -383,6 +384,69 @@ void PlanarEllipses::EvaluateDiscreteStep(const MechanicalState& before, const E
   out.friction_work = report.slip_work + report.release_energy;
   out.generated_work = report.generated_work;
   out.dissipated = report.state_dissipated();  // all of it for the spring K_T; the dashpots with a law (W_f in z)
+}
+
+namespace {
+template <int M>
+void SlotBlock(const PlanarEllipses& model, int slot, const MechanicalState& before, const Eigen::VectorXd& q1,
+               double h, DiscreteGradientForm form, double motion, const int* coords, Eigen::VectorXd& q1p,
+               Eigen::VectorXd& qmp, Eigen::VectorXd& z1, double* values) {
+  Eigen::Matrix<double, M, 1> x;
+  for (int i = 0; i < M; ++i) x[i] = q1[coords[i]];
+  PlanarStepReport report;  // the probes' books are not the step's
+  PlanarSlotForce out;
+  // F̄ = −f on the slot's coordinates (the scheme's step force), as a function of those coordinates of q₁ alone.
+  auto force = [&](const Eigen::Matrix<double, M, 1>& at) {
+    for (int i = 0; i < M; ++i) {
+      q1p[coords[i]] = at[i];
+      qmp[coords[i]] = 0.5 * (before.q[coords[i]] + at[i]);
+    }
+    PlanarSlotStep(model, slot, before.q, q1p, qmp, before.z, h, form, z1, report, out);
+    Eigen::Matrix<double, M, 1> f = Eigen::Matrix<double, M, 1>::Zero();
+    if (out.n == M)
+      for (int i = 0; i < M; ++i) f[i] = -out.force[i];
+    return f;
+  };
+  Eigen::Matrix<double, M, M> block;
+  ContactBlockDifference<M>(x, motion, force, block);
+  Eigen::Map<Eigen::Matrix<double, M, M>> out_block(values);  // column-major, as ContactBlocks stores it
+  out_block = block;
+  for (int i = 0; i < M; ++i) {  // q1p and qmp back to q₁ and the midpoint
+    q1p[coords[i]] = q1[coords[i]];
+    qmp[coords[i]] = 0.5 * (before.q[coords[i]] + q1[coords[i]]);
+  }
+}
+}  // namespace
+
+void PlanarEllipses::DiscreteStepJacobianBlocks(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                                DiscreteGradientForm form, double motion,
+                                                ContactBlocks& blocks) const {
+  // Per-thread storage (the model is const and may be shared between threads): no allocation once sized.
+  thread_local std::vector<int> candidates;
+  thread_local Eigen::VectorXd q1p, qmp, z1;
+  CandidateSlots(before.q, q1, candidates);
+  blocks.Clear();
+  for (int s : candidates) {
+    const SlotParticipants& p = slots_.participants(s);
+    int coords[6];
+    int k = 0;
+    for (int body : {p.body_a, p.body_b})
+      if (body >= 0)
+        for (int i = 0; i < 3; ++i) coords[k++] = 3 * body + i;
+    blocks.AddBlock(std::span<const int>(coords, static_cast<std::size_t>(k)));
+  }
+  blocks.SizeValues();
+  q1p = q1;
+  qmp = 0.5 * (before.q + q1);
+  z1 = before.z;  // each probe writes the slot's own entries only
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const int* coords = blocks.coordinates.data() + blocks.start[b];
+    const int s = candidates[b];
+    if (blocks.start[b + 1] - blocks.start[b] == 6)
+      SlotBlock<6>(*this, s, before, q1, h, form, motion, coords, q1p, qmp, z1, blocks.block_values(b));
+    else
+      SlotBlock<3>(*this, s, before, q1, h, form, motion, coords, q1p, qmp, z1, blocks.block_values(b));
+  }
 }
 
 }  // namespace impactlab

@@ -1,8 +1,9 @@
 // PlanarEllipses: N rigid ellipses (disks when a = b) in the plane, optional fixed straight walls, uniform
 // gravity −g ŷ, enhanced penalty contact with Coulomb friction (lib/planar/planar_penalty.h).
 //
-// Implements MechanicalSystem (so velocity_verlet, rk4, cvode_bdf ... run it) and PlanarContactSystem (so
-// EFDA runs it). Layout: q = (x, y, θ) per body, v = (v_x, v_y, ω), z[slot] = tangential spring g_T [m].
+// Implements MechanicalSystem (so velocity_verlet, rk4, cvode_bdf ... run it), PlanarContactSystem (so
+// EFDA runs it) and DiscreteContactSystem with its DiscreteContactJacobian (the midpoint family, with a sparse Newton
+// matrix of one block per contact slot above 24 unknowns). Layout: q = (x, y, θ) per body, v = (v_x, v_y, ω), z[slot] = tangential spring g_T [m].
 //   Contact force of one slot on its bodies (generalized): f = −F_N ∇δ − F_T ∇s, with
 //   F_N = K_N δ + c_N δ̇ (unclipped, docs/theory.md §12.1), ∇δ, ∇s from planar_gap.h at the current q,
 //   F_T = K_T g_T + c_T ṡ, capped at μ |F_N| (Coulomb).
@@ -37,6 +38,7 @@
 #include "planar/planar_contact_system.h"
 #include "planar/planar_tangential_law.h"
 #include "planar/wall.h"
+#include "system/discrete_contact_jacobian.h"
 #include "system/discrete_contact_system.h"
 #include "system/mechanical_system.h"
 
@@ -54,7 +56,10 @@ struct PlanarEllipsesConfig {
   void Validate() const;
 };
 
-class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem, public DiscreteContactSystem {
+class PlanarEllipses final : public MechanicalSystem,
+                             public PlanarContactSystem,
+                             public DiscreteContactSystem,
+                             public DiscreteContactJacobian {
  public:
   explicit PlanarEllipses(PlanarEllipsesConfig config);
 
@@ -106,6 +111,12 @@ class PlanarEllipses final : public MechanicalSystem, public PlanarContactSystem
   void WriteDiscreteMassDiagonal(Eigen::VectorXd& m) const override;
   void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
                             DiscreteGradientForm form, DiscreteContactStep& out) const override;
+  /// DiscreteContactJacobian: one block per candidate slot of the step (CandidateSlots(q_n, q₁), ascending) over the
+  /// coordinates of its bodies (body A's (x, y, θ) then body B's for a pair: 6 × 6; the body's for a wall: 3 × 3),
+  /// the forward difference of that slot's force alone (PlanarSlotStep, system/contact_block_difference.h). So the
+  /// Newton schemes above 24 unknowns (ellipses_multi) solve with a sparse matrix, O(contacts) per Jacobian.
+  void DiscreteStepJacobianBlocks(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
+                                  DiscreteGradientForm form, double motion, ContactBlocks& blocks) const override;
 
   const PlanarEllipsesConfig& config() const { return config_; }
   const ContactSlots& slots() const { return slots_; }

@@ -57,6 +57,21 @@ struct PlanarStepReport {
   }
 };
 
+/// One slot's algorithmic force on the coordinates of its bodies (3 for a wall slot, 6 for a pair; n = 0 when the
+/// slot is apart at both ends of the step), without the external force.
+struct PlanarSlotForce {
+  int n = 0;
+  int dof[6] = {0};                   ///< global coordinates (body A's three first for a pair)
+  Eigen::Matrix<double, 6, 1> force;  ///< generalized force on them (entries beyond n unused)
+};
+
+/// Slot s's part of EvaluatePlanarDiscreteContacts (qm = (q₀ + q₁)/2 on its bodies): its force into `out`, its
+/// spring or law history into z1 (which must hold z0's values on the slot's entries), its work added to `rep`.
+/// It reads q₀, q₁ and qm only on the slot's bodies.
+void PlanarSlotStep(const PlanarContactSystem& system, int s, const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
+                    const Eigen::VectorXd& qm, const Eigen::VectorXd& z0, double h, DiscreteGradientForm form,
+                    Eigen::VectorXd& z1, PlanarStepReport& rep, PlanarSlotForce& out);
+
 /// Generalized force f (external included: M Δv = h f), new springs z₁ and the step's report, for the contact
 /// `slots` (a superset of the slots active at q₀ or q₁, PlanarContactSystem::CandidateSlots). With a tangential law,
 /// z₁ also carries the updated totals W_f and W_g.
