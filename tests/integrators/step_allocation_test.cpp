@@ -405,8 +405,8 @@ TEST_CASE("implicit steps allocate nothing on the rigid-body contact models (sph
   // sphere assembly, whose Newton systems
   // above 24 unknowns go to BiCGSTAB (Eigen's solver allocates its work vectors per solve; the Newmark family's
   // grouped difference also rebuilds its contact layout in each Jacobian). Measured in docs/performance.md.
-  enum class Schemes { kAll, kEfda, kLiePoisson };  // kEfda: 20 ellipses, 60 unknowns, Newton systems for Eigen's
-                                                   // SparseLU (allocating)
+  enum class Schemes { kAll, kEfda, kLiePoisson };  // kEfda: 20 ellipses, 60 unknowns: the Newton schemes' block
+                                                   // Jacobian goes to BiCGSTAB (allocating, as on the assembly)
   struct Case {
     const char* scenario;
     Schemes schemes;
@@ -446,7 +446,7 @@ TEST_CASE("radius-bound tangential laws: a contact builds its law once, every ot
   };
   const std::vector<Case> cases = {
       {"ellipse_box_mindlin", {}, AllImplicitSchemes()},
-      {"ellipses_multi_mindlin", {}, {"efda"}},  // 60 unknowns: the Newton schemes' SparseLU allocates
+      {"ellipses_multi_mindlin", {}, {"efda"}},  // 60 unknowns: the Newton schemes' BiCGSTAB allocates
       {"ellipsoid_wall_3d",
        // a gap, so that the spinning body first touches at an R* other than the reference (initial) one
        {"tangential_law=mindlin_integral", "mu=0.3", "G_star=3000", "v_x=0.5", "omega_y=3", "gap=0.01"},
