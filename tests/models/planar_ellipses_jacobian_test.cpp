@@ -14,27 +14,16 @@
 #include "integrators/midpoint_family_integrator.h"
 #include "models/planar_ellipses.h"
 #include "registry/registries.h"
-#include "system/contact_block_difference.h"
+#include "support/discrete_step_difference.h"
 
 using namespace impactlab;
+using impactlab::testing::DenseFromBlocks;
+using impactlab::testing::DenseStepForceDifference;
+using impactlab::testing::WithoutBlocks;
 
 namespace {
 
 constexpr double kDt = 5e-5;  // the scenarios' step [s]
-
-/// The model's DiscreteContactSystem without its DiscreteContactJacobian: the dense forward-difference Jacobian.
-class WithoutBlocks final : public DiscreteContactSystem {
- public:
-  explicit WithoutBlocks(const PlanarEllipses& model) : model_(model) {}
-  Eigen::VectorXd DiscreteMassDiagonal() const override { return model_.DiscreteMassDiagonal(); }
-  void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
-                            DiscreteGradientForm form, DiscreteContactStep& out) const override {
-    model_.EvaluateDiscreteStep(before, q1, h, form, out);
-  }
-
- private:
-  const PlanarEllipses& model_;
-};
 
 /// 16 ellipses of ellipses_multi on a tight lattice (spacing 0.1005 m against 2a = 0.1 m) contracting at 3 m/s,
 /// K_N = 1e6 N/m, μ = 0.3, with Seed003's spring ("", K_T = 1e6 N/m) or a tangential law of the library.
@@ -79,29 +68,15 @@ TEST_CASE("planar ellipses: the slot blocks equal the dense forward difference o
     const auto model = Lattice(law);
     const MechanicalState s = InContact(*model, 4);
     const Eigen::VectorXd q1 = Predictor(s);
-    const Eigen::Index n = q1.size();
     const double motion = MaxAbs(q1 - s.q) + kDt * MaxAbs(s.v);
     for (const DiscreteGradientForm form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kMidpoint,
                                             DiscreteGradientForm::kCartesian}) {
-      SparseEntries entries;
-      model->AppendDiscreteStepJacobian(s, q1, kDt, form, motion, entries);
-      Eigen::SparseMatrix<double> blocks(n, n);
-      blocks.setFromTriplets(entries.begin(), entries.end());
-      const Eigen::MatrixXd jb = Eigen::MatrixXd(blocks);
-      DiscreteContactStep base, probe;
-      model->EvaluateDiscreteStep(s, q1, kDt, form, base);
-      Eigen::MatrixXd jd(n, n);
-      Eigen::VectorXd qp = q1;
-      for (Eigen::Index c = 0; c < n; ++c) {
-        qp[c] = q1[c] + ForwardDifferenceStep(q1[c], motion);
-        const double e = qp[c] - q1[c];
-        model->EvaluateDiscreteStep(s, qp, kDt, form, probe);
-        jd.col(c) = (probe.force - base.force) / e;
-        qp[c] = q1[c];
-      }
+      std::size_t entries = 0;
+      const Eigen::MatrixXd jb = DenseFromBlocks(*model, s, q1, kDt, form, motion, entries);
+      const Eigen::MatrixXd jd = DenseStepForceDifference(*model, s, q1, kDt, form, motion);
       const double largest = jd.lpNorm<Eigen::Infinity>();
       const double difference = (jb - jd).lpNorm<Eigen::Infinity>();
-      MESSAGE("law '", law, "', form ", static_cast<int>(form), ": ", entries.size(), " block entries, max |dF/dq| ",
+      MESSAGE("law '", law, "', form ", static_cast<int>(form), ": ", entries, " block entries, max |dF/dq| ",
               largest, ", max |blocks - dense| ", difference);
       CHECK(largest > 1e5);  // the stiff contacts are in the step: a missing block would show at this scale
       // The same forward differences with the same steps; they differ in the round-off of the differenced sums
@@ -114,7 +89,7 @@ TEST_CASE("planar ellipses: the slot blocks equal the dense forward difference o
 TEST_CASE("planar ellipses: a midpoint contact step with the slot blocks is the dense forward difference's step") {
   for (const std::string law : {"", "mindlin_integral"}) {
     const auto model = Lattice(law);
-    const WithoutBlocks dense_model(*model);
+    const WithoutBlocks<PlanarEllipses> dense_model(*model);
     const MechanicalState s = InContact(*model, 4);
     for (const NewtonLinearSolver linear : {NewtonLinearSolver::kDirect, NewtonLinearSolver::kAuto})
       for (const DiscreteGradientForm form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kMidpoint}) {

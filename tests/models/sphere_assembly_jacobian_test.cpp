@@ -19,26 +19,14 @@
 #include "integrators/simulation.h"
 #include "models/sphere_assembly.h"
 #include "registry/sphere_assembly_registration.h"
-#include "system/contact_block_difference.h"
+#include "support/discrete_step_difference.h"
 
 using namespace impactlab;
+using impactlab::testing::DenseFromBlocks;
+using impactlab::testing::DenseStepForceDifference;
+using impactlab::testing::WithoutBlocks;
 
 namespace {
-
-/// The model's DiscreteContactSystem without its DiscreteContactJacobian: the scheme falls back to the dense
-/// forward-difference Jacobian (the path every step took before the blocks).
-class WithoutBlocks final : public DiscreteContactSystem {
- public:
-  explicit WithoutBlocks(const SphereAssembly& model) : model_(model) {}
-  Eigen::VectorXd DiscreteMassDiagonal() const override { return model_.DiscreteMassDiagonal(); }
-  void EvaluateDiscreteStep(const MechanicalState& before, const Eigen::VectorXd& q1, double h,
-                            DiscreteGradientForm form, DiscreteContactStep& out) const override {
-    model_.EvaluateDiscreteStep(before, q1, h, form, out);
-  }
-
- private:
-  const SphereAssembly& model_;
-};
 
 /// 4 × 4 × 2 = 32 spheres on a compressed lattice (every neighbour and wall contact overlapping), random velocities,
 /// Hertz + Tsuji (e_n = 0.5) + Mindlin (μ = 0.3): 192 unknowns.
@@ -79,32 +67,18 @@ TEST_CASE("sphere_assembly: the contact blocks equal the dense forward differenc
   const auto model = Packing(4, 4, 2);
   const MechanicalState s = Settled(*model, 3);
   const Eigen::VectorXd q1 = Predictor(*model, s);
-  const Eigen::Index n = q1.size();
   const double motion = MaxAbs(q1 - s.q) + kDt * MaxAbs(s.v);
   for (const DiscreteGradientForm form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kMidpoint,
                                           DiscreteGradientForm::kCartesian}) {
-    SparseEntries entries;
-    model->AppendDiscreteStepJacobian(s, q1, kDt, form, motion, entries);
-    Eigen::SparseMatrix<double> blocks(n, n);
-    blocks.setFromTriplets(entries.begin(), entries.end());
-    const Eigen::MatrixXd jb = Eigen::MatrixXd(blocks);
+    std::size_t entries = 0;
+    const Eigen::MatrixXd jb = DenseFromBlocks(*model, s, q1, kDt, form, motion, entries);
     // Dense forward difference of F̄ over all 192 coordinates (what the scheme did before).
-    DiscreteContactStep base, probe;
-    model->EvaluateDiscreteStep(s, q1, kDt, form, base);
-    Eigen::MatrixXd jd(n, n);
-    Eigen::VectorXd qp = q1;
-    for (Eigen::Index c = 0; c < n; ++c) {
-      qp[c] = q1[c] + ForwardDifferenceStep(q1[c], motion);
-      const double e = qp[c] - q1[c];
-      model->EvaluateDiscreteStep(s, qp, kDt, form, probe);
-      jd.col(c) = (probe.force - base.force) / e;
-      qp[c] = q1[c];
-    }
+    const Eigen::MatrixXd jd = DenseStepForceDifference(*model, s, q1, kDt, form, motion);
     const double largest = jd.lpNorm<Eigen::Infinity>();
     const double difference = (jb - jd).lpNorm<Eigen::Infinity>();
     // Why not conjugate gradients: with friction the Newton matrix is not symmetric (printed, not asserted).
     const double asymmetry = (jb - jb.transpose()).lpNorm<Eigen::Infinity>() / largest;
-    MESSAGE("form ", static_cast<int>(form), ": ", entries.size(), " block entries, max |dF/dq| ", largest,
+    MESSAGE("form ", static_cast<int>(form), ": ", entries, " block entries, max |dF/dq| ", largest,
             ", max |blocks - dense| ", difference, ", max |J - J^T| / max |J| ", asymmetry);
     CHECK(largest > 1e5);  // the contacts are stiff: a missing block would show at this scale
     // Both are forward differences with the same steps; they differ only in the round-off of the differenced sums
@@ -115,7 +89,7 @@ TEST_CASE("sphere_assembly: the contact blocks equal the dense forward differenc
 
 TEST_CASE("midpoint contact step: sparse block Jacobian and dense forward difference give the same step") {
   const auto model = Packing(4, 4, 2);
-  const WithoutBlocks dense_model(*model);
+  const WithoutBlocks<SphereAssembly> dense_model(*model);
   const MechanicalState s = Settled(*model, 3);
   // kDirect: the same linear solver (SparseLU) on both Jacobians; kAuto (the default): BiCGSTAB–Jacobi on the
   // blocks, SparseLU on the dense forward difference.
