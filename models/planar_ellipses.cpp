@@ -402,9 +402,10 @@ void SlotBlock(const PlanarEllipses& model, int slot, const MechanicalState& bef
       qmp[coords[i]] = 0.5 * (before.q[coords[i]] + at[i]);
     }
     PlanarSlotStep(model, slot, before.q, q1p, qmp, before.z, h, form, z1, report, out);
-    Eigen::Matrix<double, M, 1> f = Eigen::Matrix<double, M, 1>::Zero();
-    if (out.n == M)
-      for (int i = 0; i < M; ++i) f[i] = -out.force[i];
+    Eigen::Matrix<double, M, 1> f = Eigen::Matrix<double, M, 1>::Zero();  // zero while the slot is apart
+    for (int i = 0; i < out.n; ++i)
+      for (int j = 0; j < M; ++j)
+        if (out.dof[i] == coords[j]) f[j] = -out.force[i];
     return f;
   };
   Eigen::Matrix<double, M, M> block;
