@@ -17,9 +17,10 @@
 #include "support/discrete_step_difference.h"
 
 using namespace impactlab;
-using impactlab::testing::DenseFromBlocks;
-using impactlab::testing::DenseStepForceDifference;
-using impactlab::testing::WithoutBlocks;
+using impactlab::testing::BlocksAgainstDense;
+using impactlab::testing::CompareBlocksWithDense;
+using impactlab::testing::BlocksAndDenseStep;
+using impactlab::testing::SolveWithBlocksAndDense;
 
 namespace {
 
@@ -71,17 +72,13 @@ TEST_CASE("planar ellipses: the slot blocks equal the dense forward difference o
     const double motion = MaxAbs(q1 - s.q) + kDt * MaxAbs(s.v);
     for (const DiscreteGradientForm form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kMidpoint,
                                             DiscreteGradientForm::kCartesian}) {
-      std::size_t entries = 0;
-      const Eigen::MatrixXd jb = DenseFromBlocks(*model, s, q1, kDt, form, motion, entries);
-      const Eigen::MatrixXd jd = DenseStepForceDifference(*model, s, q1, kDt, form, motion);
-      const double largest = jd.lpNorm<Eigen::Infinity>();
-      const double difference = (jb - jd).lpNorm<Eigen::Infinity>();
-      MESSAGE("law '", law, "', form ", static_cast<int>(form), ": ", entries, " block entries, max |dF/dq| ",
-              largest, ", max |blocks - dense| ", difference);
-      CHECK(largest > 1e5);  // the stiff contacts are in the step: a missing block would show at this scale
+      const BlocksAgainstDense c = CompareBlocksWithDense(*model, s, q1, kDt, form, motion);
+      MESSAGE("law '", law, "', form ", static_cast<int>(form), ": ", c.entries, " block entries, max |dF/dq| ",
+              c.largest, ", max |blocks - dense| ", c.difference);
+      CHECK(c.largest > 1e5);  // the stiff contacts are in the step: a missing block would show at this scale
       // The same forward differences with the same steps; they differ in the round-off of the differenced sums
       // (the whole step force against one slot's), ~ε |F̄| / e relative to |dF/dq|.
-      CHECK(difference <= 1e-5 * largest);
+      CHECK(c.difference <= 1e-5 * c.largest);
     }
   }
 }
@@ -89,29 +86,22 @@ TEST_CASE("planar ellipses: the slot blocks equal the dense forward difference o
 TEST_CASE("planar ellipses: a midpoint contact step with the slot blocks is the dense forward difference's step") {
   for (const std::string law : {"", "mindlin_integral"}) {
     const auto model = Lattice(law);
-    const WithoutBlocks<PlanarEllipses> dense_model(*model);
     const MechanicalState s = InContact(*model, 4);
     for (const NewtonLinearSolver linear : {NewtonLinearSolver::kDirect, NewtonLinearSolver::kAuto})
       for (const DiscreteGradientForm form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kMidpoint}) {
         NewtonOptions o;
         o.linear_solver = linear;
-        Eigen::VectorXd q_sparse = Predictor(s), q_dense = q_sparse;
-        DiscreteContactStep sparse_step, dense_step;
-        long sparse_evaluations = 0, dense_evaluations = 0;
-        const NewtonReport rs =
-            SolveDiscreteContactStep(*model, s, q_sparse, kDt, form, o, sparse_step, sparse_evaluations);
-        const NewtonReport rd =
-            SolveDiscreteContactStep(dense_model, s, q_dense, kDt, form, o, dense_step, dense_evaluations);
-        REQUIRE(rs.converged);
-        REQUIRE(rd.converged);
-        const double dq = MaxAbs(q_sparse - q_dense) / MaxAbs(q_dense);
+        const BlocksAndDenseStep r = SolveWithBlocksAndDense(*model, s, Predictor(s), kDt, form, o);
+        REQUIRE(r.sparse.converged);
+        REQUIRE(r.dense.converged);
+        const double dq = MaxAbs(r.q_sparse - r.q_dense) / MaxAbs(r.q_dense);
         MESSAGE("law '", law, "', linear solver ", static_cast<int>(linear), ", form ", static_cast<int>(form),
-                ": Newton iterations ", rs.iterations, " / ", rd.iterations, ", relative difference in q ", dq,
-                ", step-force evaluations ", sparse_evaluations, " / ", dense_evaluations);
-        CHECK(rs.iterations == rd.iterations);
-        CHECK(rs.iterations >= 1);
+                ": Newton iterations ", r.sparse.iterations, " / ", r.dense.iterations, ", relative difference in q ",
+                dq, ", step-force evaluations ", r.sparse_evaluations, " / ", r.dense_evaluations);
+        CHECK(r.sparse.iterations == r.dense.iterations);
+        CHECK(r.sparse.iterations >= 1);
         CHECK(dq <= 1e-12);
-        CHECK(sparse_evaluations < dense_evaluations / 5);  // no column-by-column F̄ over the 48 unknowns
+        CHECK(r.sparse_evaluations < r.dense_evaluations / 5);  // no column-by-column F̄ over the 48 unknowns
       }
   }
 }

@@ -22,9 +22,10 @@
 #include "support/discrete_step_difference.h"
 
 using namespace impactlab;
-using impactlab::testing::DenseFromBlocks;
-using impactlab::testing::DenseStepForceDifference;
-using impactlab::testing::WithoutBlocks;
+using impactlab::testing::BlocksAgainstDense;
+using impactlab::testing::CompareBlocksWithDense;
+using impactlab::testing::BlocksAndDenseStep;
+using impactlab::testing::SolveWithBlocksAndDense;
 
 namespace {
 
@@ -70,26 +71,21 @@ TEST_CASE("sphere_assembly: the contact blocks equal the dense forward differenc
   const double motion = MaxAbs(q1 - s.q) + kDt * MaxAbs(s.v);
   for (const DiscreteGradientForm form : {DiscreteGradientForm::kGapQuotient, DiscreteGradientForm::kMidpoint,
                                           DiscreteGradientForm::kCartesian}) {
-    std::size_t entries = 0;
-    const Eigen::MatrixXd jb = DenseFromBlocks(*model, s, q1, kDt, form, motion, entries);
-    // Dense forward difference of F̄ over all 192 coordinates (what the scheme did before).
-    const Eigen::MatrixXd jd = DenseStepForceDifference(*model, s, q1, kDt, form, motion);
-    const double largest = jd.lpNorm<Eigen::Infinity>();
-    const double difference = (jb - jd).lpNorm<Eigen::Infinity>();
+    // Against the dense forward difference of F̄ over all 192 coordinates (what the scheme did before).
+    const BlocksAgainstDense c = CompareBlocksWithDense(*model, s, q1, kDt, form, motion);
     // Why not conjugate gradients: with friction the Newton matrix is not symmetric (printed, not asserted).
-    const double asymmetry = (jb - jb.transpose()).lpNorm<Eigen::Infinity>() / largest;
-    MESSAGE("form ", static_cast<int>(form), ": ", entries, " block entries, max |dF/dq| ", largest,
-            ", max |blocks - dense| ", difference, ", max |J - J^T| / max |J| ", asymmetry);
-    CHECK(largest > 1e5);  // the contacts are stiff: a missing block would show at this scale
+    const double asymmetry = (c.blocks - c.blocks.transpose()).lpNorm<Eigen::Infinity>() / c.largest;
+    MESSAGE("form ", static_cast<int>(form), ": ", c.entries, " block entries, max |dF/dq| ", c.largest,
+            ", max |blocks - dense| ", c.difference, ", max |J - J^T| / max |J| ", asymmetry);
+    CHECK(c.largest > 1e5);  // the contacts are stiff: a missing block would show at this scale
     // Both are forward differences with the same steps; they differ only in the round-off of the differenced sums
     // (the dense one subtracts the whole step force, the blocks one contact's): ~ε |F̄| / e relative to |dF/dq|.
-    CHECK(difference <= 1e-5 * largest);
+    CHECK(c.difference <= 1e-5 * c.largest);
   }
 }
 
 TEST_CASE("midpoint contact step: sparse block Jacobian and dense forward difference give the same step") {
   const auto model = Packing(4, 4, 2);
-  const WithoutBlocks<SphereAssembly> dense_model(*model);
   const MechanicalState s = Settled(*model, 3);
   // kDirect: the same linear solver (SparseLU) on both Jacobians; kAuto (the default): BiCGSTAB–Jacobi on the
   // blocks, SparseLU on the dense forward difference.
@@ -98,13 +94,11 @@ TEST_CASE("midpoint contact step: sparse block Jacobian and dense forward differ
                                           DiscreteGradientForm::kCartesian}) {
     NewtonOptions o;
     o.linear_solver = linear;
-    Eigen::VectorXd q_sparse = Predictor(*model, s), q_dense = q_sparse;
-    DiscreteContactStep sparse_step, dense_step;
-    long sparse_evaluations = 0, dense_evaluations = 0;
-    const NewtonReport rs =
-        SolveDiscreteContactStep(*model, s, q_sparse, kDt, form, o, sparse_step, sparse_evaluations);
-    const NewtonReport rd =
-        SolveDiscreteContactStep(dense_model, s, q_dense, kDt, form, o, dense_step, dense_evaluations);
+    const BlocksAndDenseStep r = SolveWithBlocksAndDense(*model, s, Predictor(*model, s), kDt, form, o);
+    const NewtonReport &rs = r.sparse, &rd = r.dense;
+    const Eigen::VectorXd &q_sparse = r.q_sparse, &q_dense = r.q_dense;
+    const DiscreteContactStep &sparse_step = r.sparse_step, &dense_step = r.dense_step;
+    const long sparse_evaluations = r.sparse_evaluations, dense_evaluations = r.dense_evaluations;
     REQUIRE(rs.converged);
     REQUIRE(rd.converged);
     const Eigen::VectorXd m = model->DiscreteMassDiagonal();
