@@ -20,6 +20,8 @@ struct PinnedContact {
 }  // namespace
 
 struct EventSplitRungeKutta4::Workspace {
+  /// Boost.Odeint sizes the stage buffers at the first step only (initially_resizer): a fresh stepper whenever
+  /// the system's size changes.
   odeint::runge_kutta4<OdeState> rk4;
   OdeState y0, y;  ///< sub-step start and end in the first-order form
   OdeState y_trial;  ///< the trial sub-step's end, kept while its events are searched
@@ -56,6 +58,7 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
   const int nc = system.num_contacts();
   const int ns = system.num_switches();
   const int ne = nc + ns;  // events: the overlaps δ_i, then the switch functions g_j
+  if (w.y0.size() != form.size()) w.rk4 = odeint::runge_kutta4<OdeState>();
   w.y0.resize(form.size());
   w.y.resize(form.size());
   if (w.scratch.q.size() != state.q.size() || w.scratch.v.size() != state.v.size() ||

@@ -38,7 +38,10 @@ struct Dopri5Segment {
 struct OdeintRungeKutta::Workspace {
   OdeState y;
   MechanicalState scratch;
+  /// Boost.Odeint's steppers size their stage buffers at the first step only (initially_resizer): it is
+  /// replaced by a fresh one whenever the system's size changes.
   odeint::runge_kutta4<OdeState> rk4;
+  std::size_t rk4_size = 0;  // 0: not sized yet (y has at least one entry)
   std::vector<Dopri5Segment> segments;  // internal steps of the last outer step (dense output)
   double dt_guess = 0.0;                // last accepted internal step size
   MechanicalState shape;                // sizes for unpacking interpolated states
@@ -50,6 +53,11 @@ OdeintRungeKutta::OdeintRungeKutta(OdeintMethod method, Options options)
   options_.Validate();
 }
 OdeintRungeKutta::~OdeintRungeKutta() = default;
+
+void OdeintRungeKutta::Reset() {
+  work_->segments.clear();
+  work_->dt_guess = 0.0;
+}
 
 std::string OdeintRungeKutta::name() const {
   switch (method_) {
@@ -102,6 +110,10 @@ StepResult OdeintRungeKutta::DoStep(const MechanicalSystem& system, MechanicalSt
   try {
     switch (method_) {
       case OdeintMethod::kRk4: {
+        if (work_->rk4_size != y.size()) {
+          work_->rk4 = odeint::runge_kutta4<OdeState>();
+          work_->rk4_size = y.size();
+        }
         work_->rk4.do_step(rhs, y, t0, h);
         ++stats_.internal_steps;
         break;

@@ -37,6 +37,8 @@ class OdeintRungeKutta final : public Integrator {
   std::string name() const override;
   IntegratorTraits traits() const override;
   std::optional<MechanicalState> Interpolate(const MechanicalSystem& system, double t) const override;
+  /// Forgets DOPRI5's last internal step size and dense output, so that a run does not depend on the one before.
+  void Reset() override;
 
  private:
   StepResult DoStep(const MechanicalSystem& system, MechanicalState& state, double h) override;

@@ -49,6 +49,25 @@ TEST_CASE("integrator contract: every registered integrator") {
         CHECK(s.v[k] == doctest::Approx(s0.v[k]).epsilon(1e-12));
       }
       CHECK(integrator->statistics().steps == 8);
+      // An instance reused on a larger system after Reset() (a library user's loop over models): first the 1-D
+      // oscillator, then the 2-D particle, which it must integrate bitwise as the fresh instance did. Scratch that
+      // is sized once (e.g. Boost.Odeint's steppers resize their stage buffers only at the first step) would be
+      // written past its end here: a crash, or a finding of the sanitizer build.
+      auto reused = IntegratorRegistry().Get(name).make(ParameterSet{});
+      testing::HarmonicOscillator oscillator(1.0, 4.0, 0.1, 0.0);
+      MechanicalState o = oscillator.InitialState();
+      bool oscillator_supported = true;
+      try {
+        for (int i = 0; i < 8; ++i) REQUIRE(reused->Step(oscillator, o, 0.01).status == StepStatus::kAccepted);
+      } catch (const InvalidParameter&) {
+        oscillator_supported = false;
+      }
+      if (!oscillator_supported) continue;
+      reused->Reset();
+      MechanicalState r = s0;
+      for (int i = 0; i < 8; ++i) REQUIRE(reused->Step(particle, r, h).status == StepStatus::kAccepted);
+      CHECK(r.q == s.q);
+      CHECK(r.v == s.v);
     }
   }
 }
