@@ -7,11 +7,13 @@
 
 namespace impactlab {
 
-void ContactCrossing::Overlaps(const MechanicalSystem& system, const MechanicalState& s) {
+void ContactCrossing::Sides(const MechanicalSystem& system, const MechanicalState& s, std::vector<char>& side) {
   const int nc = system.num_contacts();
-  overlap_.assign(nc, 0.0);
-  rate_.assign(nc, 0.0);
-  if (nc > 0) system.ContactOverlaps(s, overlap_, rate_);
+  if (nc <= 0) return;
+  std::fill(side.begin(), side.begin() + nc, 0);
+  system.TouchingContacts(s, touching_);
+  for (const MechanicalSystem::ContactReading& r : touching_)
+    if (r.overlap > 0.0) side[static_cast<size_t>(r.contact)] = 1;
 }
 
 ContactCrossing::Crossing ContactCrossing::LocateEarliest(const std::vector<char>& side,
@@ -58,8 +60,7 @@ ContactCrossing::Crossing ContactCrossing::LocateEarliest(const std::vector<char
 
 const MechanicalState& ContactCrossing::OneSided(const MechanicalSystem& system, const MechanicalState& s,
                                                  int contact, bool in, double h) {
-  Overlaps(system, s);
-  const double first = ((rate_[contact] >= 0.0) == in) ? 1.0 : -1.0;
+  const double first = ((system.ContactOverlapOf(s, contact).rate >= 0.0) == in) ? 1.0 : -1.0;
   qd_.resize(s.q.size());
   system.PositionRate(s, qd_);
   for (double eps = kOneSidedFraction * h; eps <= 1e-5 * h * (1 + 1e-9); eps *= 10.0) {
@@ -67,8 +68,7 @@ const MechanicalState& ContactCrossing::OneSided(const MechanicalSystem& system,
       displaced_ = s;
       displaced_.q = s.q + dir * eps * qd_;
       system.NormalizeCoordinates(displaced_);
-      Overlaps(system, displaced_);
-      if ((overlap_[contact] > 0.0) == in) return displaced_;
+      if ((system.ContactOverlapOf(displaced_, contact).overlap > 0.0) == in) return displaced_;
     }
   }
   displaced_ = s;
@@ -77,16 +77,16 @@ const MechanicalState& ContactCrossing::OneSided(const MechanicalSystem& system,
 
 const MechanicalState& ContactCrossing::PinnedSide(const MechanicalSystem& system, const MechanicalState& s,
                                                    int contact, bool in, double h) {
-  Overlaps(system, s);
+  MechanicalSystem::ContactReading r = system.ContactOverlapOf(s, contact);
   // Strictly on the wanted side: δ = 0 exactly belongs to neither (a model may apply its δ → 0⁺ limit there,
   // e.g. ellipsoid_wall's damper at δ ≥ 0), so it is displaced like a state on the wrong side.
-  if (in ? overlap_[contact] > 0.0 : overlap_[contact] < 0.0) return s;
+  if (in ? r.overlap > 0.0 : r.overlap < 0.0) return s;
   // Newton on σ ↦ δ_i(q + σ q̇): the crossing of the line through s along its own drift.
   projected_ = s;
   pinned_qd_.resize(s.q.size());
   system.PositionRate(s, pinned_qd_);
   double sigma = 0.0;
-  double delta = overlap_[contact], delta_rate = rate_[contact];
+  double delta = r.overlap, delta_rate = r.rate;
   for (int it = 0; it < 30; ++it) {
     if (!(delta_rate != 0.0) || !std::isfinite(delta)) return s;
     const double step = -delta / delta_rate;
@@ -94,9 +94,9 @@ const MechanicalState& ContactCrossing::PinnedSide(const MechanicalSystem& syste
     if (!(std::abs(sigma) <= h)) return s;  // not a near-crossing state: leave it as it is
     projected_.q = s.q + sigma * pinned_qd_;
     system.NormalizeCoordinates(projected_);
-    Overlaps(system, projected_);
-    delta = overlap_[contact];
-    delta_rate = rate_[contact];
+    r = system.ContactOverlapOf(projected_, contact);
+    delta = r.overlap;
+    delta_rate = r.rate;
     if (std::abs(step) <= 1e-3 * kOneSidedFraction * h) break;
   }
   return OneSided(system, projected_, contact, in, h);

@@ -6,6 +6,8 @@
 // Crossing location. A scheme supplies the overlap of contact i at the end of its own sub-step of length τ,
 //   f_i(τ) = δ_i(x(τ)),  τ ∈ [0, r]     (x(τ): the scheme's update from the sub-step start, r the remaining
 //                                         part of the step; δ > 0 in contact, MechanicalSystem::ContactOverlaps)
+// (event_at reads one contact with MechanicalSystem::ContactOverlapOf, O(1) on the multi-body models; the sides at
+// the sub-step ends come from the touching contacts, Sides below).
 // For every contact whose side at τ = r differs from its current side, the root of f_i is bracketed and solved
 // with Boost.Math toms748_solve (Alefeld, Potra & Shi 1995) to |Δτ| ≤ 1e-15·h; the earliest root over the
 // contacts is the crossing. The left end of the bracket is τ = 0, or — when the sub-step starts on the
@@ -49,10 +51,9 @@ class ContactCrossing {
   /// Event function i at the end of the scheme's sub-step of length τ (f_i(τ) above; δ_i for a contact).
   using EventAt = std::function<double(int event, double tau)>;
 
-  /// δ and δ̇ of every contact of `s` into overlap() and rate().
-  void Overlaps(const MechanicalSystem& system, const MechanicalState& s);
-  const std::vector<double>& overlap() const { return overlap_; }
-  const std::vector<double>& rate() const { return rate_; }
+  /// side[i] = (δ_i > 0) at `s` for every contact i < num_contacts() (entries beyond are left as they are), from the
+  /// touching contacts (MechanicalSystem::TouchingContacts): O(N) on a model with a broad phase.
+  void Sides(const MechanicalSystem& system, const MechanicalState& s, std::vector<char>& side);
 
   /// Earliest crossing in (0, remaining]: `side[i]` the current side of event i (1 = f_i > 0, in contact),
   /// `end_in[i]` its side at τ = remaining, `starts_on[i]` = 1 for the events whose root the sub-step starts on
@@ -60,7 +61,7 @@ class ContactCrossing {
   Crossing LocateEarliest(const std::vector<char>& side, const std::vector<char>& end_in,
                           const std::vector<char>& starts_on, double remaining, double h, const EventAt& event_at);
 
-  /// `s` displaced along q̇ by ±ε so that contact i is in contact (in = true) or separated; a copy of `s`
+  /// `s` displaced along q̇ by ±ε (contact i read alone, MechanicalSystem::ContactOverlapOf) so that contact i is in contact (in = true) or separated; a copy of `s`
   /// itself when no displacement up to 1e-5·h achieves it. The reference is valid until the next call.
   const MechanicalState& OneSided(const MechanicalSystem& system, const MechanicalState& s, int contact, bool in,
                                   double h);
@@ -71,7 +72,7 @@ class ContactCrossing {
                                     double h);
 
  private:
-  std::vector<double> overlap_, rate_;
+  std::vector<MechanicalSystem::ContactReading> touching_;
   MechanicalState displaced_, projected_;
   Eigen::VectorXd qd_, pinned_qd_;
 };

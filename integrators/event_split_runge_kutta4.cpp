@@ -103,23 +103,22 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
     w.y = w.y0;
     w.rk4.do_step(rhs, w.y, w.sub_start.t, tau);
   };
-  auto end_events = [&](double tau) {
+  // The sub-step's end state into w.probe, with the switch functions w.g there.
+  auto end_state = [&](double tau) {
     form.Unpack(w.y.data(), w.sub_start.t + tau, w.probe);
     system.NormalizeCoordinates(w.probe);
-    w.crossing.Overlaps(system, w.probe);
     if (ns > 0) system.SwitchFunctions(w.sub_start, w.probe, w.g);
   };
   // Switch j as an event: g_j − kSwitchRoundOff, so that a sub-step starting on the switch (g_j = 0 to round-off:
   // the committed spring on the cone, slipping) is on the − side from its start and is not split again.
-  auto event_value = [&](int i) { return i < nc ? w.crossing.overlap()[i] : w.g[i - nc] - kSwitchRoundOff; };
+  auto switch_value = [&](int j) { return w.g[j] - kSwitchRoundOff; };
 
   w.sub_start = state;
-  w.crossing.Overlaps(system, state);
   w.side.assign(ne, 1);
   w.end_in.resize(ne);
   w.starts_on.assign(ne, 0);
   w.g.resize(ns);
-  for (int i = 0; i < nc; ++i) w.side[i] = w.crossing.overlap()[i] > 0.0;
+  w.crossing.Sides(system, state, w.side);
 
   StepResult result;
   const double t_end = state.t + h;
@@ -142,10 +141,11 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
     int crossing = -1;  // the located event (a contact if < nc, else the switch crossing − nc)
     double tau = remaining;
     if (ne > 0 && splits < kMaxSplits) {
-      end_events(remaining);
+      end_state(remaining);
+      w.crossing.Sides(system, w.probe, w.end_in);
       bool changed = false;
       for (int i = 0; i < ne; ++i) {
-        w.end_in[i] = i < nc || w.side[i] ? event_value(i) > 0.0 : w.side[i];  // switches: + → − only
+        if (i >= nc) w.end_in[i] = w.side[i] ? switch_value(i - nc) > 0.0 : w.side[i];  // switches: + → − only
         changed = changed || w.end_in[i] != w.side[i];
       }
       if (changed) {
@@ -156,8 +156,8 @@ StepResult EventSplitRungeKutta4::DoStep(const MechanicalSystem& system, Mechani
             w.crossing.LocateEarliest(w.side, w.end_in, w.starts_on, remaining, h, [&](int i, double s) {
               pin_end(i < nc ? i : -1);
               sub_step(s);
-              end_events(s);
-              return event_value(i);
+              end_state(s);
+              return i < nc ? system.ContactOverlapOf(w.probe, i).overlap : switch_value(i - nc);
             });
         crossing = c.contact;
         tau = c.tau;

@@ -46,9 +46,8 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
   cache_valid_ = false;
   double p0 = system.DissipationPower(state);
 
-  crossing_.Overlaps(system, state);
   side_.resize(nc);
-  for (int i = 0; i < nc; ++i) side_[i] = crossing_.overlap()[i] > 0.0;
+  crossing_.Sides(system, state, side_);
   std::vector<char> end_in(nc);
 
   StepResult result;
@@ -62,13 +61,11 @@ StepResult EventSplitVelocityVerlet::DoStep(const MechanicalSystem& system, Mech
     double tau = remaining;
     if (nc > 0 && splits < kMaxSplits) {
       Drift(system, sub_start_, a0_, remaining, probe_);
-      crossing_.Overlaps(system, probe_);
-      for (int i = 0; i < nc; ++i) end_in[i] = crossing_.overlap()[i] > 0.0;
+      crossing_.Sides(system, probe_, end_in);
       const ContactCrossing::Crossing c = crossing_.LocateEarliest(
           side_, end_in, starts_on, remaining, h, [&](int i, double s) {
             Drift(system, sub_start_, a0_, s, probe_);
-            crossing_.Overlaps(system, probe_);
-            return crossing_.overlap()[i];
+            return system.ContactOverlapOf(probe_, i).overlap;
           });
       crossing = c.contact;
       tau = c.tau;

@@ -48,6 +48,12 @@ class RigidEnergyView final : public MechanicalSystem {
                        std::span<double> overlap_rate) const override {
     m_.ContactOverlaps(s, overlap, overlap_rate);
   }
+  ContactReading ContactOverlapOf(const MechanicalState& s, int contact) const override {
+    return m_.ContactOverlapOf(s, contact);
+  }
+  void TouchingContacts(const MechanicalState& s, std::vector<ContactReading>& out) const override {
+    m_.TouchingContacts(s, out);
+  }
   std::optional<double> CriticalTimeStep(const MechanicalState& s) const override { return m_.CriticalTimeStep(s); }
   std::optional<double> ContactSize(int contact) const override { return m_.ContactSize(contact); }
   std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const override {

@@ -1,5 +1,6 @@
 #include "integrators/simulation.h"
 
+#include <algorithm>
 #include <boost/math/tools/roots.hpp>
 #include <chrono>
 #include <cmath>
@@ -43,21 +44,14 @@ MechanicalState HermiteInterpolate(const MechanicalSystem& system, const Mechani
 
 namespace {
 
-struct Overlaps {
-  std::vector<double> delta, rate;
-};
+using Reading = MechanicalSystem::ContactReading;
 
-/// δ and δ̇ of every contact at s into o, reusing o's storage (the step loop measures once per step).
-void MeasureInto(const MechanicalSystem& system, const MechanicalState& s, Overlaps& o) {
-  o.delta.assign(system.num_contacts(), 0.0);
-  o.rate.assign(system.num_contacts(), 0.0);
-  if (system.num_contacts() > 0) system.ContactOverlaps(s, o.delta, o.rate);
-}
-
-Overlaps Measure(const MechanicalSystem& system, const MechanicalState& s) {
-  Overlaps o;
-  MeasureInto(system, s, o);
-  return o;
+/// The touching contacts (δ ≥ 0) of s, ascending, into `out`, reusing its storage (the step loop measures once per
+/// step; the contacts not listed are apart, so the driver's work per step follows the touching set, not
+/// num_contacts()).
+void MeasureInto(const MechanicalSystem& system, const MechanicalState& s, std::vector<Reading>& out) {
+  if (system.num_contacts() > 0) system.TouchingContacts(s, out);
+  else out.clear();
 }
 
 // Find t in (a.t, b.t] with f(state(t)) = 0 given a sign change of f between the ends.
@@ -72,8 +66,8 @@ ContactEvent LocateEvent(const MechanicalSystem& system, const Integrator& integ
     return HermiteInterpolate(system, a, b, t);
   };
   auto f = [&](double t) {
-    const Overlaps o = Measure(system, state_at(t));
-    return use_rate ? o.rate[contact] : o.delta[contact];
+    const Reading r = system.ContactOverlapOf(state_at(t), contact);
+    return use_rate ? r.rate : r.overlap;
   };
   double fa = f(a.t), fb = f(b.t);
   double t_event = b.t;
@@ -94,9 +88,9 @@ ContactEvent LocateEvent(const MechanicalSystem& system, const Integrator& integ
   ev.kind = kind;
   ev.t = t_event;
   ev.state = state_at(t_event);
-  const Overlaps o = Measure(system, ev.state);
-  ev.overlap = o.delta[contact];
-  ev.overlap_rate = o.rate[contact];
+  const Reading r = system.ContactOverlapOf(ev.state, contact);
+  ev.overlap = r.overlap;
+  ev.overlap_rate = r.rate;
   ev.located_by = located_by;
   return ev;
 }
@@ -168,10 +162,13 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
   const MechanicalSystem& observed = rigid_view ? static_cast<const MechanicalSystem&>(*rigid_view) : system;
   for (auto* o : observers) o->OnStart(observed, state);
 
-  Overlaps previous = Measure(system, state);
-  const int nc = system.num_contacts();
-  std::vector<char> in_contact(nc);
-  for (int i = 0; i < nc; ++i) in_contact[i] = rigid_view ? previous.delta[i] >= 0.0 : previous.delta[i] > 0.0;
+  // The touching contacts (δ ≥ 0) at the step start and end; a contact counts as in contact at δ > 0, or at δ ≥ 0
+  // for a rigid-contact scheme (its solution touches at δ = 0 to round-off).
+  std::vector<Reading> previous, now;
+  MeasureInto(system, state, previous);
+  auto closed = [&](const Reading& r) { return rigid_view ? r.overlap >= 0.0 : r.overlap > 0.0; };
+  auto any_closed = [&](const std::vector<Reading>& list) { return std::any_of(list.begin(), list.end(), closed); };
+  bool any_in_contact = any_closed(previous);
   double last_separation = -1.0;
   bool ever_contact = false;
 
@@ -184,7 +181,6 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
   };
   // Kept across steps so that a step allocates nothing here once sizes are known (docs/performance.md).
   MechanicalState before;
-  Overlaps now;
   for (long n = 0; n < n_nominal && record.failure.empty(); ++n) {
     if (record.steps >= options.max_steps) {
       fail("max_steps = " + std::to_string(options.max_steps) + " reached at t = " + Num(state.t) + " s of t_end = " +
@@ -215,8 +211,17 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       // A rigid-contact scheme has no compliant contact to locate: its overlaps δ > 0 are penetrations inside an
       // impact step (Moreau–Jean) or none (event-driven), and a "restitution" from them would not be its e.
       if (options.locate_events && !rigid_view) {
-        for (int i = 0; i < nc; ++i) {
-          const bool was = previous.delta[i] > 0.0, is = now.delta[i] > 0.0;
+        // Every contact touching at either end, ascending: the others are apart at both ends and have no event.
+        size_t a = 0, b = 0;
+        while (a < previous.size() || b < now.size()) {
+          const int i = b == now.size() || (a < previous.size() && previous[a].contact < now[b].contact)
+                            ? previous[a].contact
+                            : now[b].contact;
+          const Reading* p = nullptr;
+          const Reading* c = nullptr;
+          if (a < previous.size() && previous[a].contact == i) p = &previous[a++];
+          if (b < now.size() && now[b].contact == i) c = &now[b++];
+          const bool was = p && p->overlap > 0.0, is = c && c->overlap > 0.0;
           std::vector<ContactEvent> found;
           const LocatedEvent* by_integrator_start = nullptr;
           const LocatedEvent* by_integrator_end = nullptr;
@@ -228,9 +233,9 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
             ev.kind = kind;
             ev.t = le.state.t;
             ev.state = le.state;
-            const Overlaps o = Measure(system, le.state);
-            ev.overlap = o.delta[i];
-            ev.overlap_rate = o.rate[i];
+            const Reading r = system.ContactOverlapOf(le.state, i);
+            ev.overlap = r.overlap;
+            ev.overlap_rate = r.rate;
             ev.located_by = "integrator";
             return ev;
           };
@@ -239,12 +244,12 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
                                                 : LocateEvent(system, integrator, before, state, i,
                                                               ContactEventKind::kStart, false));
           } else if (was && !is) {
-            if (previous.rate[i] > 0.0)  // peak and exit in the same step (very coarse steps)
+            if (p->rate > 0.0)  // peak and exit in the same step (very coarse steps)
               found.push_back(LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true));
             found.push_back(by_integrator_end ? from_integrator(*by_integrator_end, ContactEventKind::kEnd)
                                               : LocateEvent(system, integrator, before, state, i,
                                                             ContactEventKind::kEnd, false));
-          } else if (was && is && previous.rate[i] > 0.0 && now.rate[i] <= 0.0) {
+          } else if (was && is && p->rate > 0.0 && c->rate <= 0.0) {
             found.push_back(LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true));
           }
           for (auto& ev : found) {
@@ -253,27 +258,27 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
             for (auto* o : observers) o->OnEvent(observed, ev);
             record.events.push_back(std::move(ev));
           }
-          in_contact[i] = is;
         }
+        any_in_contact = any_closed(now);
       }
       if (rigid_view) {
         // Rigid contact: touching (δ ≥ 0, to round-off the rigid solution's gap) counts as contact, opening ends it;
-        // no event is located, but stop_after_separation works as for the compliant schemes.
-        for (int i = 0; i < nc; ++i) {
-          const bool was = previous.delta[i] >= 0.0, is = now.delta[i] >= 0.0;
-          if (is) ever_contact = true;
-          if (was && !is) last_separation = state.t;
-          in_contact[i] = is;
+        // no event is located, but stop_after_separation works as for the compliant schemes. Both lists hold
+        // exactly the contacts with δ ≥ 0: one that opened is in `previous` and not in `now`.
+        if (!now.empty()) ever_contact = true;
+        size_t b = 0;
+        for (const Reading& p : previous) {
+          while (b < now.size() && now[b].contact < p.contact) ++b;
+          if (b == now.size() || now[b].contact != p.contact) last_separation = state.t;
         }
+        any_in_contact = any_closed(now);
       }
       std::swap(previous, now);  // `now` is measured again before it is read
       for (auto* o : observers) o->OnStep(observed, state);
     }
     if (options.stop_after_separation > 0.0 && ever_contact && last_separation >= 0.0 &&
         state.t - last_separation >= options.stop_after_separation) {
-      bool any = false;
-      for (int i = 0; i < nc; ++i) any = any || in_contact[i];
-      if (!any) {
+      if (!any_in_contact) {
         record.stopped_early = true;
         break;
       }

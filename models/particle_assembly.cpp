@@ -160,19 +160,45 @@ Eigen::VectorXd ParticleAssembly::MassDiagonal() const {
   return m;
 }
 
-void ParticleAssembly::ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
-                                       std::span<double> overlap_rate) const {
+MechanicalSystem::ContactReading ParticleAssembly::TermReading(const MechanicalState& s, size_t k) const {
   // d and w of dimension ≤ 3 on the stack (the event functions run every step of an event-locating scheme)
   using Small = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 3, 1>;
+  const ContactTerm& t = terms_[k];
+  Small d = s.q.segment(t.first_b, t.dim) - s.q.segment(t.first_a, t.dim);  // PairSeparation(t, s.q)
+  if (t.pair_offset.size() > 0) d += t.pair_offset;
+  const Small w = s.v.segment(t.first_b, t.dim) - s.v.segment(t.first_a, t.dim);
+  const double r = d.norm();
+  return {static_cast<int>(k), PairGap(t, s.q), r > 0.0 ? -d.dot(w) / r : 0.0};
+}
+
+void ParticleAssembly::ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
+                                       std::span<double> overlap_rate) const {
   for (size_t k = 0; k < terms_.size(); ++k) {
-    const ContactTerm& t = terms_[k];
-    Small d = s.q.segment(t.first_b, t.dim) - s.q.segment(t.first_a, t.dim);  // PairSeparation(t, s.q)
-    if (t.pair_offset.size() > 0) d += t.pair_offset;
-    const Small w = s.v.segment(t.first_b, t.dim) - s.v.segment(t.first_a, t.dim);
-    const double r = d.norm();
-    overlap[k] = PairGap(t, s.q);
-    overlap_rate[k] = r > 0.0 ? -d.dot(w) / r : 0.0;
+    const ContactReading r = TermReading(s, k);
+    overlap[k] = r.overlap;
+    overlap_rate[k] = r.rate;
   }
+}
+
+MechanicalSystem::ContactReading ParticleAssembly::ContactOverlapOf(const MechanicalState& s, int contact) const {
+  if (contact < 0 || contact >= num_contacts())
+    throw InvalidParameter("contact", contact, "[0, " + std::to_string(num_contacts()) + ")");
+  return TermReading(s, static_cast<size_t>(contact));
+}
+
+void ParticleAssembly::TouchingContacts(const MechanicalState& s, std::vector<ContactReading>& out) const {
+  out.clear();
+  auto keep = [&](size_t k) {
+    const ContactReading r = TermReading(s, k);
+    if (r.overlap >= 0.0) out.push_back(r);
+  };
+  if (!broad_phase_) {
+    for (size_t k = 0; k < terms_.size(); ++k) keep(k);
+    return;
+  }
+  thread_local std::vector<int> active;  // per-thread storage: no allocation once sized
+  CandidateTerms(s.q, active);           // every term with δ ≥ 0, ascending
+  for (const int k : active) keep(static_cast<size_t>(k));
 }
 
 Eigen::Vector3d ParticleAssembly::Velocity(const Eigen::VectorXd& v, int b) const {

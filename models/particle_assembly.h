@@ -13,8 +13,9 @@
 // Broad phase: when the list is long (more than 4 terms per body, e.g. disk_cloud's all pairs), V, ∇V, ∇²V
 // and C(q) sum only over the terms whose bodies are within max(R_a + R_b)(1 + 1e-6) of each other, found by a
 // cell list (lib/geometry/cell_list.h) in O(N) per evaluation, in ascending term order: bitwise the same sums
-// as the full loop (terms with δ ≤ 0 add nothing). The dense per-contact interface (ContactOverlaps,
-// num_contacts, ContactTerms for the conserving schemes) still covers every term of the list.
+// as the full loop (terms with δ ≤ 0 add nothing). The simulation driver's contact readings (TouchingContacts,
+// ContactOverlapOf) use the same broad phase. The dense per-contact interface (ContactOverlaps, num_contacts,
+// ContactTerms for the conserving schemes) still covers every term of the list.
 #pragma once
 
 #include <memory>
@@ -72,6 +73,10 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
   std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
+  /// The reading of term `contact` alone (the entries of ContactOverlaps, bitwise), O(1).
+  ContactReading ContactOverlapOf(const MechanicalState& s, int contact) const override;
+  /// The terms with δ ≥ 0 among the broad phase's candidates at s (ascending), O(N) with the broad phase on.
+  void TouchingContacts(const MechanicalState& s, std::vector<ContactReading>& out) const override;
 
   std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const override;
   std::optional<Eigen::Vector3d> AngularMomentum(const MechanicalState& s) const override;
@@ -93,6 +98,7 @@ class ParticleAssembly : public ConstantMassSystem, public PairPotentialStructur
 
  private:
   Eigen::Vector3d Position(const Eigen::VectorXd& q, int b) const;  ///< x_b = X_b + u_b, padded to 3D
+  ContactReading TermReading(const MechanicalState& s, size_t k) const;  ///< δ, δ̇ of term k
   Eigen::Vector3d Velocity(const Eigen::VectorXd& v, int b) const;
   int dim_;
   std::vector<double> mass_, radius_;

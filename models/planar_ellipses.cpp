@@ -298,11 +298,33 @@ void PlanarEllipses::ContactOverlaps(const MechanicalState& s, std::span<double>
     overlap_rate[static_cast<size_t>(slot)] = 0.0;
   }
   for (int slot : cand) {
-    const PlanarGap g = Gap(slot, s.q);
-    double v_n, v_t;
-    ContactVelocity(g, s, v_n, v_t);
-    overlap[static_cast<size_t>(slot)] = g.delta;
-    overlap_rate[static_cast<size_t>(slot)] = -v_n;
+    const ContactReading r = CandidateReading(slot, s);
+    overlap[static_cast<size_t>(slot)] = r.overlap;
+    overlap_rate[static_cast<size_t>(slot)] = r.rate;
+  }
+}
+
+MechanicalSystem::ContactReading PlanarEllipses::CandidateReading(int slot, const MechanicalState& s) const {
+  const PlanarGap g = Gap(slot, s.q);
+  double v_n, v_t;
+  ContactVelocity(g, s, v_n, v_t);
+  return {slot, g.delta, -v_n};
+}
+
+MechanicalSystem::ContactReading PlanarEllipses::ContactOverlapOf(const MechanicalState& s, int contact) const {
+  if (contact < 0 || contact >= num_contacts())
+    throw InvalidParameter("contact", contact, "[0, " + std::to_string(num_contacts()) + ")");
+  if (!slots_.IsCandidate(contact, radii_, config_.walls, s.q)) return {contact, -1.0, 0.0};  // ContactOverlaps' stand-in
+  return CandidateReading(contact, s);
+}
+
+void PlanarEllipses::TouchingContacts(const MechanicalState& s, std::vector<ContactReading>& out) const {
+  out.clear();
+  thread_local std::vector<int> cand;  // per-thread storage: no allocation once sized
+  CandidateSlots(s.q, s.q, cand);
+  for (int slot : cand) {
+    const ContactReading r = CandidateReading(slot, s);
+    if (r.overlap >= 0.0) out.push_back(r);
   }
 }
 

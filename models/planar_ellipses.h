@@ -84,6 +84,10 @@ class PlanarEllipses final : public MechanicalSystem,
   std::optional<double> CriticalTimeStep(const MechanicalState& s) const override;
   void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
                        std::span<double> overlap_rate) const override;
+  /// The reading of one slot (bitwise ContactOverlaps' entry: the stand-in −1 m outside the broad phase), O(1).
+  ContactReading ContactOverlapOf(const MechanicalState& s, int contact) const override;
+  /// The slots with δ ≥ 0 among the broad phase's candidates at s, ascending: O(W N + N) with the cell list.
+  void TouchingContacts(const MechanicalState& s, std::vector<ContactReading>& out) const override;
   std::optional<Eigen::Vector3d> LinearMomentum(const MechanicalState& s) const override;
   std::optional<Eigen::Vector3d> AngularMomentum(const MechanicalState& s) const override;
   /// Σ m_i |v_i|: the scale of the round-off in P when the total nearly vanishes (as ParticleAssembly).
@@ -130,6 +134,8 @@ class PlanarEllipses final : public MechanicalSystem,
     bool saturated = false;
   };
   SlotForce ForceOf(int slot, const PlanarGap& g, const MechanicalState& s) const;
+  /// δ = the exact gap's overlap and δ̇ = −v_n of a candidate slot at s.
+  ContactReading CandidateReading(int slot, const MechanicalState& s) const;
   /// Δs = ∇s(q_m)·(q1 − q0) of the gap gm at the midpoint configuration qm.
   double TangentialIncrement(const PlanarGap& gm, const Eigen::VectorXd& qm, const Eigen::VectorXd& q0,
                              const Eigen::VectorXd& q1) const;

@@ -65,21 +65,20 @@ void ContactSlots::CandidatesAllPairs(const std::vector<double>& radii, const st
                                       const Eigen::VectorXd& q_a, const Eigen::VectorXd& q_b,
                                       std::vector<int>& out) const {
   out.clear();
-  auto centre = [](const Eigen::VectorXd& q, int i) { return Eigen::Vector2d(q[3 * i], q[3 * i + 1]); };
-  for (int s = 0; s < num_slots(); ++s) {
-    const SlotParticipants& p = slots_[static_cast<size_t>(s)];
-    bool candidate = false;
-    for (const Eigen::VectorXd* q : {&q_a, &q_b}) {
-      if (p.wall >= 0) {
-        const Wall& w = walls[static_cast<size_t>(p.wall)];
-        candidate = candidate || w.normal.dot(centre(*q, p.body_b) - w.point) < radii[static_cast<size_t>(p.body_b)];
-      } else {
-        const double r = radii[static_cast<size_t>(p.body_a)] + radii[static_cast<size_t>(p.body_b)];
-        candidate = candidate || (centre(*q, p.body_a) - centre(*q, p.body_b)).squaredNorm() < r * r;
-      }
-    }
-    if (candidate) out.push_back(s);
+  for (int s = 0; s < num_slots(); ++s)
+    if (IsCandidate(s, radii, walls, q_a) || IsCandidate(s, radii, walls, q_b)) out.push_back(s);
+}
+
+bool ContactSlots::IsCandidate(int slot, const std::vector<double>& radii, const std::vector<Wall>& walls,
+                               const Eigen::VectorXd& q) const {
+  auto centre = [&q](int i) { return Eigen::Vector2d(q[3 * i], q[3 * i + 1]); };
+  const SlotParticipants& p = slots_[static_cast<size_t>(slot)];
+  if (p.wall >= 0) {
+    const Wall& w = walls[static_cast<size_t>(p.wall)];
+    return w.normal.dot(centre(p.body_b) - w.point) < radii[static_cast<size_t>(p.body_b)];
   }
+  const double r = radii[static_cast<size_t>(p.body_a)] + radii[static_cast<size_t>(p.body_b)];
+  return (centre(p.body_a) - centre(p.body_b)).squaredNorm() < r * r;
 }
 
 }  // namespace impactlab

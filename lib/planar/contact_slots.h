@@ -37,6 +37,9 @@ class ContactSlots {
   /// The same candidates by testing every slot (O(W N + N²)): the reference for tests.
   void CandidatesAllPairs(const std::vector<double>& radii, const std::vector<Wall>& walls, const Eigen::VectorXd& q_a,
                           const Eigen::VectorXd& q_b, std::vector<int>& out) const;
+  /// The broad phase's test for one slot at one configuration: what Candidates(q, q) decides for it, O(1).
+  bool IsCandidate(int slot, const std::vector<double>& radii, const std::vector<Wall>& walls,
+                   const Eigen::VectorXd& q) const;
   /// Slot of the body pair (i, j), i < j.
   int PairSlot(int i, int j) const;
 

@@ -101,6 +101,21 @@ class MechanicalSystem {
     (void)overlap;
     (void)overlap_rate;
   }
+  /// One contact's reading: its index, δ_i [m] and δ̇_i [m/s] as ContactOverlaps gives them.
+  struct ContactReading {
+    int contact = -1;
+    double overlap = 0.0;
+    double rate = 0.0;
+  };
+  /// δ_i and δ̇_i of contact i alone, bitwise the entries i of ContactOverlaps (the event locators evaluate one
+  /// contact at many interpolated states). Default: ContactOverlaps over every contact, O(num_contacts()); models
+  /// with many contacts override it in O(1).
+  virtual ContactReading ContactOverlapOf(const MechanicalState& s, int contact) const;
+  /// Every contact i with δ_i ≥ 0 at s (touching or in contact), in ascending index, with the readings
+  /// ContactOverlaps gives; a contact not listed has δ_i < 0 (or δ_i not a number). `out` is cleared first. The
+  /// simulation driver detects contact starts, ends and overlap maxima from two consecutive lists. Default: filters
+  /// ContactOverlaps, O(num_contacts()); models with a broad phase override it in O(N) (the pairs it finds).
+  virtual void TouchingContacts(const MechanicalState& s, std::vector<ContactReading>& out) const;
   /// Number of switch functions: scalar functions g_j whose sign change from + to − ends a smooth branch of the
   /// force law inside a contact (e.g. stick → slip of a tangential spring; docs/event-splitting.md). May be 0.
   virtual int num_switches() const { return 0; }
