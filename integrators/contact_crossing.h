@@ -61,8 +61,9 @@ class ContactCrossing {
   Crossing LocateEarliest(const std::vector<char>& side, const std::vector<char>& end_in,
                           const std::vector<char>& starts_on, double remaining, double h, const EventAt& event_at);
 
-  /// `s` displaced along q̇ by ±ε (contact i read alone, MechanicalSystem::ContactOverlapOf) so that contact i is in contact (in = true) or separated; a copy of `s`
-  /// itself when no displacement up to 1e-5·h achieves it. The reference is valid until the next call.
+  /// `s` displaced along q̇ by ±ε (contact i read alone, MechanicalSystem::ContactOverlapOf) so that contact i is
+  /// in contact (in = true) or separated; a copy of `s` itself when no displacement up to 1e-5·h achieves it. The
+  /// reference is valid until the next call.
   const MechanicalState& OneSided(const MechanicalSystem& system, const MechanicalState& s, int contact, bool in,
                                   double h);
   /// `s` itself when contact i is strictly on side `in` (δ > 0, resp. δ < 0), else its projection onto δ_i = 0

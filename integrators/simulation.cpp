@@ -21,25 +21,34 @@ void SimulationOptions::Validate() const {
   if (!(grid_offset >= 0.0 && grid_offset < 1.0)) throw InvalidParameter("grid_offset", grid_offset, "in [0, 1)");
 }
 
-MechanicalState HermiteInterpolate(const MechanicalSystem& system, const MechanicalState& a,
-                                   const MechanicalState& b, double t) {
+HermiteSegment::HermiteSegment(const MechanicalSystem& system, const MechanicalState& a, const MechanicalState& b)
+    : system_(system), a_(a), b_(b), qa_(a.q.size()), qb_(b.q.size()), va_(a.v.size()), vb_(b.v.size()) {
+  system.PositionRate(a, qa_);
+  system.PositionRate(b, qb_);
+  system.Acceleration(a, va_);
+  system.Acceleration(b, vb_);
+}
+
+MechanicalState HermiteSegment::At(double t) const {
+  const MechanicalState& a = a_;
+  const MechanicalState& b = b_;
   const double h = b.t - a.t;
   const double s = (t - a.t) / h;
   const double h00 = (1 + 2 * s) * (1 - s) * (1 - s), h10 = s * (1 - s) * (1 - s);
   const double h01 = s * s * (3 - 2 * s), h11 = s * s * (s - 1);
-  Eigen::VectorXd qa(a.q.size()), qb(b.q.size()), va(a.v.size()), vb(b.v.size());
-  system.PositionRate(a, qa);
-  system.PositionRate(b, qb);
-  system.Acceleration(a, va);
-  system.Acceleration(b, vb);
   MechanicalState out = a;
   out.t = t;
-  out.q = h00 * a.q + h10 * h * qa + h01 * b.q + h11 * h * qb;
-  out.v = h00 * a.v + h10 * h * va + h01 * b.v + h11 * h * vb;
+  out.q = h00 * a.q + h10 * h * qa_ + h01 * b.q + h11 * h * qb_;
+  out.v = h00 * a.v + h10 * h * va_ + h01 * b.v + h11 * h * vb_;
   out.z = (1 - s) * a.z + s * b.z;
   out.dissipated = (1 - s) * a.dissipated + s * b.dissipated;
-  system.NormalizeCoordinates(out);
+  system_.NormalizeCoordinates(out);
   return out;
+}
+
+MechanicalState HermiteInterpolate(const MechanicalSystem& system, const MechanicalState& a,
+                                   const MechanicalState& b, double t) {
+  return HermiteSegment(system, a, b).At(t);
 }
 
 namespace {
@@ -54,16 +63,19 @@ void MeasureInto(const MechanicalSystem& system, const MechanicalState& s, std::
   else out.clear();
 }
 
-// Find t in (a.t, b.t] with f(state(t)) = 0 given a sign change of f between the ends.
+// Find t in (a.t, b.t] with f(state(t)) = 0 given a sign change of f between the ends. `hermite`: the step's
+// Hermite segment, built at its first use and shared by the events of the step.
 ContactEvent LocateEvent(const MechanicalSystem& system, const Integrator& integrator, const MechanicalState& a,
-                         const MechanicalState& b, int contact, ContactEventKind kind, bool use_rate) {
+                         const MechanicalState& b, int contact, ContactEventKind kind, bool use_rate,
+                         std::optional<HermiteSegment>& hermite) {
   std::string located_by = "hermite";
   auto state_at = [&](double t) {
     if (auto s = integrator.Interpolate(system, t)) {
       located_by = "dense_output";
       return *s;
     }
-    return HermiteInterpolate(system, a, b, t);
+    if (!hermite) hermite.emplace(system, a, b);
+    return hermite->At(t);
   };
   auto f = [&](double t) {
     const Reading r = system.ContactOverlapOf(state_at(t), contact);
@@ -212,6 +224,7 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
       // impact step (Moreau–Jean) or none (event-driven), and a "restitution" from them would not be its e.
       if (options.locate_events && !rigid_view) {
         // Every contact touching at either end, ascending: the others are apart at both ends and have no event.
+        std::optional<HermiteSegment> hermite;  // of (before, state), built by the first event located on it
         size_t a = 0, b = 0;
         while (a < previous.size() || b < now.size()) {
           const int i = b == now.size() || (a < previous.size() && previous[a].contact < now[b].contact)
@@ -242,15 +255,17 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
           if (!was && is) {
             found.push_back(by_integrator_start ? from_integrator(*by_integrator_start, ContactEventKind::kStart)
                                                 : LocateEvent(system, integrator, before, state, i,
-                                                              ContactEventKind::kStart, false));
+                                                              ContactEventKind::kStart, false, hermite));
           } else if (was && !is) {
             if (p->rate > 0.0)  // peak and exit in the same step (very coarse steps)
-              found.push_back(LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true));
+              found.push_back(
+                  LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true, hermite));
             found.push_back(by_integrator_end ? from_integrator(*by_integrator_end, ContactEventKind::kEnd)
                                               : LocateEvent(system, integrator, before, state, i,
-                                                            ContactEventKind::kEnd, false));
+                                                            ContactEventKind::kEnd, false, hermite));
           } else if (was && is && p->rate > 0.0 && c->rate <= 0.0) {
-            found.push_back(LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true));
+            found.push_back(
+                LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true, hermite));
           }
           for (auto& ev : found) {
             if (ev.kind == ContactEventKind::kStart) ever_contact = true;

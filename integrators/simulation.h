@@ -71,7 +71,23 @@ std::string DescribeStepFailure(const MechanicalSystem& system, const Integrator
 /// "[1, 2, 3, ... (40 entries)]".
 std::string FormatVectorCompact(const Eigen::VectorXd& x, Eigen::Index max_entries = 6);
 
-/// Cubic Hermite state between two step end points (used for event location and tests).
+/// Cubic Hermite state between two step end points a and b at t ∈ [a.t, b.t]: q and v from their end values and
+/// rates (q̇ = N(q) v, v̇ = a), z and the dissipated work linear, then NormalizeCoordinates. The end rates are
+/// evaluated once, at construction, so that each At(t) of an event locator costs O(size of the state), not two force
+/// evaluations. `system`, `a` and `b` must outlive the segment.
+class HermiteSegment {
+ public:
+  HermiteSegment(const MechanicalSystem& system, const MechanicalState& a, const MechanicalState& b);
+  MechanicalState At(double t) const;
+
+ private:
+  const MechanicalSystem& system_;
+  const MechanicalState& a_;
+  const MechanicalState& b_;
+  Eigen::VectorXd qa_, qb_, va_, vb_;  ///< q̇ and v̇ at a and b
+};
+
+/// HermiteSegment(system, a, b).At(t) (used for event location and tests).
 MechanicalState HermiteInterpolate(const MechanicalSystem& system, const MechanicalState& a,
                                    const MechanicalState& b, double t);
 

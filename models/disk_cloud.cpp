@@ -7,8 +7,13 @@
 
 namespace impactlab {
 
+std::string DiskCloudParameters::MaxDisksRange() {
+  return "an integer in [2, " + std::to_string(kMaxDisks) +
+         "] (the contact list is dense: N(N - 1)/2 pair terms, 1 999 000 at N = 2000, 0.44 GB)";
+}
+
 void DiskCloudParameters::Validate() const {
-  if (num_disks < 2 || num_disks > 400) throw InvalidParameter("num_disks", num_disks, "[2, 400]");
+  if (num_disks < 2 || num_disks > kMaxDisks) throw InvalidParameter("num_disks", num_disks, MaxDisksRange());
   RequirePositive("m", mass);
   RequirePositive("R", radius);
   RequireInLeftOpen("spacing_gap", spacing_gap, 0.0, 10.0);

@@ -7,19 +7,22 @@
 // Initial state (deterministic for a given seed): disk centres on a square grid of spacing
 // 2R (1 + spacing_gap), jittered by ±¼ of the gap, velocities v = −v_contract (x − x_G)/ℓ + v_random·U(−1,1)²
 // (a contracting cloud, so that many collisions happen), with the mean velocity removed (P ≈ 0). The
-// contact list holds all N(N−1)/2 pairs (N ≤ 400: that dense list, not the force evaluation, is the limit);
-// the force evaluations visit only the pairs the cell list finds in range (ParticleAssembly's broad phase,
-// O(N) per evaluation, bitwise the all-pairs sums). Coordinates: displacements from the (unjittered) grid.
+// contact list holds all N(N−1)/2 pairs (N ≤ kMaxDisks = 2000: that dense list's memory is the limit); the force
+// evaluations and the simulation driver's contact readings visit only the pairs the cell list finds in range
+// (ParticleAssembly's broad phase, O(N) per evaluation, bitwise the all-pairs results). Coordinates: displacements from the (unjittered) grid.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "models/particle_assembly.h"
 
 namespace impactlab {
 
 struct DiskCloudParameters {
-  int num_disks = 50;            ///< N ∈ [2, 400]
+  /// The contact list is dense (N(N − 1)/2 pair terms, ≈ 220 B each with the broad phase's lists): 0.44 GB at N = 2000.
+  static constexpr int kMaxDisks = 2000;
+  int num_disks = 50;            ///< N ∈ [2, kMaxDisks]
   double mass = 1.0;             ///< m [kg] > 0
   double radius = 1.0;           ///< R [m] > 0
   double spacing_gap = 0.05;     ///< relative initial gap between grid neighbours, (0, 10]
@@ -27,6 +30,8 @@ struct DiskCloudParameters {
   double random_speed = 0.5;     ///< v_random [m/s] ≥ 0
   std::uint64_t seed = 1;
   void Validate() const;
+  /// The valid range of num_disks with its reason, for the error message.
+  static std::string MaxDisksRange();
 };
 
 class DiskCloud final : public ParticleAssembly {

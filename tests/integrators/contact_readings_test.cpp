@@ -136,7 +136,8 @@ DiskCloud Cloud(int n) {
   DiskCloudParameters p;
   p.num_disks = n;
   p.contraction_speed = 1.0;  // a strongly contracting cloud: many simultaneous contacts
-  return DiskCloud(p, DampedNormalLaw{std::make_shared<HertzLaw>(1e3), std::make_shared<TsujiDamping>(0.3, 0.5, 1e3, 1.5)});
+  return DiskCloud(p, DampedNormalLaw{std::make_shared<HertzLaw>(1e3),
+                                      std::make_shared<TsujiDamping>(0.3, 0.5, 1e3, 1.5)});
 }
 
 PlanarEllipses Ellipses(int n) {

@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -12,8 +13,12 @@
 #include "contact/power_law.h"
 #include "integrators/implicit_midpoint.h"
 #include "integrators/simo_tarnow.h"
+#include "core/errors.h"
+#include "core/parameter_set.h"
+#include "integrators/simulation.h"
 #include "integrators/velocity_verlet.h"
 #include "models/disk_cloud.h"
+#include "registry/registries.h"
 
 using namespace impactlab;
 
@@ -132,4 +137,44 @@ TEST_CASE("disk_cloud: velocity Verlet, implicit midpoint and Simo-Tarnow runs a
       CHECK(a.dissipated == b.dissipated);
     }
   }
+}
+
+TEST_CASE("disk_cloud: N up to 2000 (the dense contact list), events located through the touching contacts") {
+  // n = 2001: InvalidParameter naming num_disks, its range and the reason, from the model and from the registry.
+  DiskCloudParameters too_many = Params(DiskCloudParameters::kMaxDisks + 1);
+  try {
+    too_many.Validate();
+    FAIL("no throw");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.parameter() == "num_disks");
+    CHECK(std::string(e.what()).find("[2, 2000]") != std::string::npos);
+    CHECK(std::string(e.what()).find("dense") != std::string::npos);
+  }
+  ParameterSet p;
+  p.Set("num_disks", 2001.0);
+  CHECK_THROWS_WITH_AS(ModelRegistry().Get("disk_cloud").make(p), doctest::Contains("[2, 2000]"), InvalidParameter);
+  // n = 2000: 1 999 000 pair terms; 100 velocity-Verlet steps of the contracting cloud through the simulation driver,
+  // whose located contact starts all belong to pairs that touch at the step end (TouchingContacts) and whose
+  // located overlap is zero to the locator's tolerance.
+  const DiskCloud cloud(Params(DiskCloudParameters::kMaxDisks), Law(false));
+  REQUIRE(cloud.num_contacts() == 2000 * 1999 / 2);
+  VelocityVerlet vv;
+  SimulationOptions o;
+  o.dt = 2e-3;
+  o.t_end = 0.2;
+  const SimulationRecord r = Simulate(cloud, vv, cloud.InitialState(), o, {});
+  REQUIRE(r.failure.empty());
+  long starts = 0;
+  for (const ContactEvent& ev : r.events) {
+    if (ev.kind != ContactEventKind::kStart) continue;
+    ++starts;
+    CHECK(std::abs(ev.overlap) <= 1e-12 * cloud.parameters().radius);
+  }
+  std::vector<MechanicalSystem::ContactReading> touching;
+  cloud.TouchingContacts(r.final_state, touching);
+  MESSAGE("2000 disks, 100 steps: " << starts << " contact starts, " << touching.size() << " touching pairs at the end");
+  CHECK(starts > 100);
+  CHECK(touching.size() > 100);
+  const double p_scale = *cloud.LinearMomentumScale(r.final_state);
+  CHECK((*cloud.LinearMomentum(r.final_state) - *cloud.LinearMomentum(cloud.InitialState())).norm() <= 1e-13 * p_scale);
 }

@@ -76,13 +76,14 @@ void RegisterConservingModels(Registry<ModelFactory>& r) {
         },
         ExampleKeys({{"num_beads", 10.0}, {"E_star", 1.15e11}, {"R_star", 0.0025}, {"R", 0.005}, {"m", 0.0041}, {"v0", 1.0}}));
   r.Add("disk_cloud",
-        "2D cloud of N frictionless disks, all pairs in contact list; keys num_disks, m, R, spacing_gap, "
+        "2D cloud of N ≤ 2000 frictionless disks, all pairs in contact list; keys num_disks, m, R, spacing_gap, "
         "contraction_speed, random_speed, seed, normal_law, damping, e",
         [](const ParameterSet& p) {
           RejectTangentialLaw(p, "disk_cloud", "its disks carry no rotation coordinate, so its contacts are central frictionless pair potentials");
           DiskCloudParameters dp;
           const double n = p.GetDouble("num_disks", 50);
-          if (!(n >= 2 && n <= 400 && std::floor(n) == n)) throw InvalidParameter("num_disks", n, "an integer in [2, 400]");
+          if (!(n >= 2 && n <= DiskCloudParameters::kMaxDisks && std::floor(n) == n))
+            throw InvalidParameter("num_disks", n, DiskCloudParameters::MaxDisksRange());
           dp.num_disks = static_cast<int>(n);
           dp.mass = RequirePositive("m", p.GetDouble("m", 1.0));
           dp.radius = p.GetDouble("R", 1.0);
