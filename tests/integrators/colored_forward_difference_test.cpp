@@ -13,6 +13,7 @@
 #include "integrators/generalized_alpha.h"
 #include "models/sphere_assembly.h"
 #include "registry/sphere_assembly_registration.h"
+#include "system/forwarding_system.h"
 
 using namespace impactlab;
 
@@ -121,27 +122,9 @@ namespace {
 
 // The sphere assembly without its contact layout (no DiscreteContactJacobian): the Newmark family then takes the
 // dense column-by-column difference on it.
-class WithoutContactLayout final : public MechanicalSystem {
+class WithoutContactLayout final : public ForwardingSystem {
  public:
-  explicit WithoutContactLayout(const SphereAssembly& s) : s_(s) {}
-  std::string name() const override { return s_.name(); }
-  MechanicalState InitialState() const override { return s_.InitialState(); }
-  void PositionRate(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> q_dot) const override {
-    s_.PositionRate(s, q_dot);
-  }
-  void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override {
-    s_.Acceleration(s, v_dot);
-  }
-  void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override {
-    s_.UpdateHistory(before, after);
-  }
-  DefaultHooks default_hooks() const override { return s_.default_hooks(); }
-  double KineticEnergy(const MechanicalState& s) const override { return s_.KineticEnergy(s); }
-  double PotentialEnergy(const MechanicalState& s) const override { return s_.PotentialEnergy(s); }
-  double DissipationPower(const MechanicalState& s) const override { return s_.DissipationPower(s); }
-
- private:
-  const SphereAssembly& s_;
+  using ForwardingSystem::ForwardingSystem;
 };
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "models/ellipse_box.h"
 #include "models/ellipses_multi.h"
 #include "models/planar_ellipses.h"
+#include "system/forwarding_system.h"
 
 using namespace impactlab;
 
@@ -41,43 +42,15 @@ bool Same(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 }
 
 /// The model with MechanicalSystem's default readings (derived from ContactOverlaps): every other query forwarded.
-class DenseReadings final : public MechanicalSystem {
+class DenseReadings final : public ForwardingSystem {
  public:
-  explicit DenseReadings(const MechanicalSystem& m) : m_(m) {}
-  std::string name() const override { return m_.name(); }
-  MechanicalState InitialState() const override { return m_.InitialState(); }
-  void PositionRate(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> q_dot) const override {
-    m_.PositionRate(s, q_dot);
+  using ForwardingSystem::ForwardingSystem;
+  Reading ContactOverlapOf(const MechanicalState& s, int contact) const override {
+    return MechanicalSystem::ContactOverlapOf(s, contact);
   }
-  void Acceleration(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> v_dot) const override {
-    m_.Acceleration(s, v_dot);
+  void TouchingContacts(const MechanicalState& s, std::vector<Reading>& out) const override {
+    MechanicalSystem::TouchingContacts(s, out);
   }
-  bool velocity_dependent_forces() const override { return m_.velocity_dependent_forces(); }
-  DefaultHooks default_hooks() const override { return m_.default_hooks(); }
-  void HistoryRate(const MechanicalState& s, Eigen::Ref<Eigen::VectorXd> z_dot) const override {
-    m_.HistoryRate(s, z_dot);
-  }
-  void UpdateHistory(const MechanicalState& before, MechanicalState& after) const override {
-    m_.UpdateHistory(before, after);
-  }
-  void NormalizeCoordinates(MechanicalState& s) const override { m_.NormalizeCoordinates(s); }
-  double KineticEnergy(const MechanicalState& s) const override { return m_.KineticEnergy(s); }
-  double PotentialEnergy(const MechanicalState& s) const override { return m_.PotentialEnergy(s); }
-  double DissipationPower(const MechanicalState& s) const override { return m_.DissipationPower(s); }
-  EnergyTerms EnergyBooks(const MechanicalState& s) const override { return m_.EnergyBooks(s); }
-  int num_contacts() const override { return m_.num_contacts(); }
-  void ContactOverlaps(const MechanicalState& s, std::span<double> overlap,
-                       std::span<double> overlap_rate) const override {
-    m_.ContactOverlaps(s, overlap, overlap_rate);
-  }
-  int num_switches() const override { return m_.num_switches(); }
-  void SwitchFunctions(const MechanicalState& step_start, const MechanicalState& s,
-                       std::span<double> g) const override {
-    m_.SwitchFunctions(step_start, s, g);
-  }
-
- private:
-  const MechanicalSystem& m_;
 };
 
 /// TouchingContacts and ContactOverlapOf of `system` at s against the dense ContactOverlaps, bitwise; returns the
