@@ -8,9 +8,15 @@
 #include <span>
 
 #include "core/checks.h"
-#include "geometry/cell_list.h"
+#include "geometry/verlet_list.h"
 
 namespace impactlab {
+
+namespace {
+/// Skin of the broad phase's neighbour list (geometry/verlet_list.h), relative to the cutoff: 0.1 R for equal disks,
+/// as sphere_assembly's. The list is rebuilt when a body has moved half of it.
+constexpr double kSkinFraction = 0.05;
+}  // namespace
 
 ParticleAssembly::ParticleAssembly(int dim, std::vector<double> masses, std::vector<double> radii,
                                    Eigen::VectorXd reference, const std::vector<std::pair<int, int>>& pairs,
@@ -65,10 +71,12 @@ std::vector<int> ParticleAssembly::CandidateTerms(const Eigen::VectorXd& q) cons
 }
 
 void ParticleAssembly::CandidateTerms(const Eigen::VectorXd& q, std::vector<int>& active) const {
-  // Per-thread storage (the model is const and may be shared between threads): the positions, the cell list's
-  // buffers and its pairs; every list is given room for all terms, so none grows inside a step.
+  // Per-thread storage (the model is const and may be shared between threads): the positions, the neighbour list
+  // and its pairs; every list is given room for all terms, so none grows inside a step. The neighbour list gives
+  // exactly the cell list's pairs within the cutoff (geometry/verlet_list.h), rebuilding it only when a body has
+  // moved half the skin since its last build. It depends on the positions alone, so models sharing a thread share it.
   thread_local Eigen::VectorXd x;
-  thread_local CellList cells;
+  thread_local VerletList neighbours;
   thread_local std::vector<std::pair<int, int>> near;
   active.clear();
   active.reserve(terms_.size());
@@ -79,7 +87,9 @@ void ParticleAssembly::CandidateTerms(const Eigen::VectorXd& q, std::vector<int>
     return;
   }
   near.reserve(terms_.size());
-  cells.Pairs(dim_, std::span<const double>(x.data(), static_cast<size_t>(x.size())), cutoff_, near);
+  neighbours.Reserve(terms_.size());
+  neighbours.Pairs(dim_, std::span<const double>(x.data(), static_cast<size_t>(x.size())), cutoff_,
+                   kSkinFraction * cutoff_, near);
   for (const auto& [i, j] : near) {
     const auto& p = partners_[static_cast<size_t>(i)];
     for (auto it = std::lower_bound(p.begin(), p.end(), std::make_pair(j, -1)); it != p.end() && it->first == j; ++it)

@@ -12,7 +12,9 @@
 // The contact list (pairs that may touch) is fixed at construction. Isolated system: no walls, no gravity.
 // Broad phase: when the list is long (more than 4 terms per body, e.g. disk_cloud's all pairs), V, ∇V, ∇²V
 // and C(q) sum only over the terms whose bodies are within max(R_a + R_b)(1 + 1e-6) of each other, found by a
-// cell list (lib/geometry/cell_list.h) in O(N) per evaluation, in ascending term order: bitwise the same sums
+// cell list (lib/geometry/cell_list.h) in O(N) per evaluation, read from a neighbour list with a skin of 5 % of the
+// cutoff that is rebuilt only when a body has moved half of it (lib/geometry/verlet_list.h: exactly the cell
+// list's pairs), in ascending term order: bitwise the same sums
 // as the full loop (terms with δ ≤ 0 add nothing). The simulation driver's contact readings (TouchingContacts,
 // ContactOverlapOf) use the same broad phase. The dense per-contact interface (ContactOverlaps, num_contacts,
 // ContactTerms for the conserving schemes) still covers every term of the list.

@@ -16,6 +16,7 @@
 // CellList::Pairs does for non-finite positions or a cutoff ≤ 0).
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <utility>
 #include <vector>
@@ -30,6 +31,9 @@ class VerletList {
   /// test), lexicographically sorted, into `pairs` (cleared first). skin ≥ 0 [length].
   void Pairs(int dim, std::span<const double> positions, double cutoff, double skin,
              std::vector<std::pair<int, int>>& pairs);
+
+  /// Room for `pairs` pairs within cutoff + skin, so that a rebuild with at most that many allocates nothing.
+  void Reserve(std::size_t pairs) { neighbours_.reserve(pairs); }
 
   /// Number of cell-list builds so far (for tests and the performance notes).
   long builds() const { return builds_; }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "geometry/cell_list.h"
+#include "geometry/verlet_list.h"
 
 namespace impactlab {
 
@@ -33,23 +33,27 @@ void ContactSlots::Candidates(const std::vector<double>& radii, const std::vecto
     if (w.normal.dot(centre(q_a, p.body_b) - w.point) < r || w.normal.dot(centre(q_b, p.body_b) - w.point) < r)
       out.push_back(s);
   }
-  // Pair slots: the cell list at each configuration with the largest R_i + R_j (+1e-6 relative), then the exact
-  // test of CandidatesAllPairs on those pairs only; sorted and deduplicated → the same slots, ascending.
+  // Pair slots: the cell list's pairs (through a neighbour list) at each configuration with the largest R_i + R_j
+  // (+1e-6 relative), then the exact test of CandidatesAllPairs on those pairs only; sorted and deduplicated → the
+  // same slots, ascending.
   const double r_max = *std::max_element(radii.begin(), radii.begin() + n);
   const double cutoff = 2.0 * r_max * (1.0 + 1e-6);
-  // Per-thread storage (the slots are const and may be shared between threads): no allocation once sized.
+  // Per-thread storage (the slots are const and may be shared between threads): no allocation once sized. The
+  // neighbour list gives exactly the cell list's pairs (geometry/verlet_list.h); its skin, 5 % of the cutoff, holds
+  // for both configurations of a step as long as neither is half of it from the list's last build.
   thread_local std::vector<double> x;
   thread_local std::vector<std::pair<int, int>> near;
-  thread_local CellList cells;
+  thread_local VerletList neighbours;
   x.resize(static_cast<size_t>(2 * n));
   near.reserve(static_cast<size_t>(num_slots()));
+  neighbours.Reserve(static_cast<size_t>(num_slots()));
   const size_t first_pair = out.size();
   for (const Eigen::VectorXd* q : {&q_a, &q_b}) {
     for (int i = 0; i < n; ++i) {
       x[static_cast<size_t>(2 * i)] = (*q)[3 * i];
       x[static_cast<size_t>(2 * i + 1)] = (*q)[3 * i + 1];
     }
-    cells.Pairs(2, x, cutoff, near);
+    neighbours.Pairs(2, x, cutoff, 0.05 * cutoff, near);
     for (const auto& [i, j] : near) {
       const double r = radii[static_cast<size_t>(i)] + radii[static_cast<size_t>(j)];
       if ((centre(q_a, i) - centre(q_a, j)).squaredNorm() < r * r ||

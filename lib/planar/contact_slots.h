@@ -4,7 +4,8 @@
 // Broad phase: bounding circles (radius R_i = max semi-axis): a wall slot is a candidate when
 // n·(x_i − p) < R_i, a pair when |x_i − x_j| < R_i + R_j, at either of the two configurations. This is a
 // superset of the slots in contact at either configuration. The pair tests run on the pairs that the
-// cell list (lib/geometry/cell_list.h) finds within max (R_i + R_j) at each configuration: cost O(W N + N)
+// cell list (lib/geometry/cell_list.h) finds within max (R_i + R_j) at each configuration, read from a neighbour
+// list with a skin of 5 % of that cutoff (lib/geometry/verlet_list.h: the same pairs): cost O(W N + N)
 // per call instead of O(W N + N²), the same slots in the same (ascending) order as the all-pairs loop
 // (CandidatesAllPairs, kept as the reference and as the fallback for a non-finite configuration).
 // The slot enumeration itself (num_slots = W N + N(N−1)/2) stays dense.
