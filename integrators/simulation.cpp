@@ -268,6 +268,10 @@ SimulationRecord Simulate(const MechanicalSystem& system, Integrator& integrator
                 LocateEvent(system, integrator, before, state, i, ContactEventKind::kMaxOverlap, true, hermite));
           }
           for (auto& ev : found) {
+            if (!options.event_states) {
+              ev.state = MechanicalState{};
+              ev.state.t = ev.t;
+            }
             if (ev.kind == ContactEventKind::kStart) ever_contact = true;
             if (ev.kind == ContactEventKind::kEnd) last_separation = ev.t;
             for (auto* o : observers) o->OnEvent(observed, ev);

@@ -31,6 +31,10 @@ struct SimulationOptions {
   int max_halvings = 20;
   long max_steps = 50'000'000;
   bool locate_events = true;  ///< never for a RigidContactScheme (no compliant contact; rigid_contact_scheme.h)
+  /// false: a located event keeps its contact, kind, t, δ, δ̇ and locator, but not the state there (q, v and z
+  /// empty, state.t = t). A run of many bodies locates thousands of events, and each state is the whole q, v, z
+  /// (64 kB for 2000 disks), so a consumer that reads no event state (disk_cloud's summary) turns them off.
+  bool event_states = true;
   /// Stop this long after the last contact ended with no contact active (0 = run to t_end).
   double stop_after_separation = 0.0;
   /// θ in [0, 1): the grid t_n = (n + θ)·dt, first step θ·dt (0: the plain grid n·dt).

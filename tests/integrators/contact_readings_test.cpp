@@ -182,3 +182,29 @@ TEST_CASE("Simulate with the sparse readings locates the same events as with the
   for (Integrator* integrator : std::initializer_list<Integrator*>{&vv, &vv_event, &rk4_event})
     CheckSameRun(lattice, *integrator, oe, 5);
 }
+
+TEST_CASE("Simulate with event_states = false: the same events and end state, without a state per event") {
+  SimulationOptions o;
+  o.dt = 2e-3;
+  o.t_end = 0.6;
+  const DiskCloud cloud = Cloud(100);
+  VelocityVerlet vv;
+  const SimulationRecord with = Simulate(cloud, vv, cloud.InitialState(), o, {});
+  o.event_states = false;
+  const SimulationRecord without = Simulate(cloud, vv, cloud.InitialState(), o, {});
+  REQUIRE(with.events.size() == without.events.size());
+  REQUIRE(with.events.size() > 20);
+  bool same = true, stateless = true;
+  for (size_t k = 0; k < with.events.size(); ++k) {
+    const ContactEvent& a = with.events[k];
+    const ContactEvent& b = without.events[k];
+    same = same && a.contact == b.contact && a.kind == b.kind && Same(a.t, b.t) && Same(a.overlap, b.overlap) &&
+           Same(a.overlap_rate, b.overlap_rate) && a.located_by == b.located_by;
+    stateless = stateless && b.state.q.size() == 0 && b.state.v.size() == 0 && b.state.z.size() == 0 &&
+                Same(b.state.t, b.t) && a.state.q.size() == cloud.InitialState().q.size();
+  }
+  CHECK(same);
+  CHECK(stateless);
+  CHECK(Same(with.final_state.q, without.final_state.q));
+  CHECK(Same(with.final_state.v, without.final_state.v));
+}

@@ -96,6 +96,9 @@ void RegisterConservingModels(Registry<ModelFactory>& r) {
           auto model = std::make_shared<DiskCloud>(dp, PairLaw(p, 0.5 * dp.mass));
           ModelInstance mi;
           mi.system = model;
+          // The summary counts contact starts; a state per located event (thousands of them, 64 kB each at
+          // N = 2000) would dominate a long run's memory.
+          mi.event_states = false;
           mi.summarize = [](const RunOutcome& o, nlohmann::json& out) {
             long contacts = 0;
             for (const auto& ev : o.record.events)

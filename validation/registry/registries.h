@@ -32,6 +32,8 @@ struct RunOutcome {
 struct ModelInstance {
   std::shared_ptr<const MechanicalSystem> system;
   std::function<void(const RunOutcome&, nlohmann::json& out)> summarize;
+  /// false: `summarize` reads no state of a located event, so RunScenario keeps none (SimulationOptions::event_states).
+  bool event_states = true;
 };
 using ModelFactory = std::function<ModelInstance(const ParameterSet&)>;
 

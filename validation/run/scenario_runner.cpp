@@ -94,6 +94,7 @@ PreparedRun PrepareScenarioRun(const RunRequest& request) {
       static_cast<int>(RequireInteger("max_step_halvings", p.GetDouble("max_step_halvings", 20.0), 0, 60));
   options.max_steps = static_cast<long>(RequireInteger("max_steps", p.GetDouble("max_steps", 5e7), 1, kMaxOutputEvery));
   options.return_on_failure = true;  // results up to a failure are written, then RunScenario throws
+  options.event_states = run.model.event_states;  // the runner's own guards read t, contact and δ only
   run.overlap_fraction =
       RequireInLeftOpen("max_overlap_fraction", p.GetDouble("max_overlap_fraction", kMaxOverlapFraction), 0.0, 1.0);
   // At least one step and within long's range: the cast below is undefined behaviour outside it
