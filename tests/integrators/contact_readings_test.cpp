@@ -79,6 +79,19 @@ int CheckReadingsAgainstDense(const MechanicalSystem& system, const MechanicalSt
   return static_cast<int>(expected.size());
 }
 
+/// CheckReadingsAgainstDense every `every` of `steps` velocity-Verlet steps of size dt from the initial state;
+/// returns the most touching contacts seen and leaves the last state in `s`.
+int MostTouchingAlongRun(const MechanicalSystem& system, int steps, int every, double dt, MechanicalState& s) {
+  s = system.InitialState();
+  VelocityVerlet vv;
+  int most = 0;
+  for (int n = 0; n <= steps; ++n) {
+    if (n % every == 0) most = std::max(most, CheckReadingsAgainstDense(system, s));
+    REQUIRE(vv.Step(system, s, dt).status == StepStatus::kAccepted);
+  }
+  return most;
+}
+
 /// The same run with the model's readings and with the defaults: the same events and end state, bitwise.
 void CheckSameRun(const MechanicalSystem& model, Integrator& integrator, const SimulationOptions& options,
                   int min_events) {
@@ -128,34 +141,26 @@ PlanarEllipses Ellipses(int n) {
 TEST_CASE("disk_cloud: the touching contacts and one contact's reading are ContactOverlaps' entries, bitwise") {
   const DiskCloud cloud = Cloud(400);
   REQUIRE(cloud.broad_phase());
-  MechanicalState s = cloud.InitialState();
-  VelocityVerlet vv;
-  int most = 0;
-  for (int n = 0; n <= 600; ++n) {
-    if (n % 100 == 0) most = std::max(most, CheckReadingsAgainstDense(cloud, s));
-    REQUIRE(vv.Step(cloud, s, 2e-3).status == StepStatus::kAccepted);
-  }
+  MechanicalState s;
+  const int most = MostTouchingAlongRun(cloud, 600, 100, 2e-3, s);
   MESSAGE("400 disks: up to " << most << " touching pairs of " << cloud.num_contacts());
   CHECK(most > 100);
   CHECK_THROWS_AS(cloud.ContactOverlapOf(s, cloud.num_contacts()), InvalidParameter);
   CHECK_THROWS_AS(cloud.ContactOverlapOf(s, -1), InvalidParameter);
+  CHECK_THROWS_AS(DenseReadings(cloud).ContactOverlapOf(s, cloud.num_contacts()), InvalidParameter);  // the default
 }
 
 TEST_CASE("planar ellipses: the same for pair slots (with the stand-in outside the broad phase) and wall slots") {
   const PlanarEllipses lattice = Ellipses(36);
-  MechanicalState s = lattice.InitialState();
-  VelocityVerlet vv;
-  int most = 0;
-  for (int n = 0; n <= 200; ++n) {
-    if (n % 40 == 0) most = std::max(most, CheckReadingsAgainstDense(lattice, s));
-    REQUIRE(vv.Step(lattice, s, 5e-5).status == StepStatus::kAccepted);
-  }
+  MechanicalState s;
+  const int most = MostTouchingAlongRun(lattice, 200, 40, 5e-5, s);
   CHECK(most >= 3);  // observed 5 of 630 slots; the others are stand-ins or apart
   CHECK_THROWS_AS(lattice.ContactOverlapOf(s, lattice.num_contacts()), InvalidParameter);
 
   const PlanarEllipses box(MakeEllipseBoxConfig(EllipseBoxParameters{}));
   REQUIRE(box.num_contacts() == 4);  // one ellipse, four walls
   MechanicalState b = box.InitialState();
+  VelocityVerlet vv;
   int touched = 0;
   for (int n = 0; n < 4000; ++n) {
     if (n % 20 == 0) touched += CheckReadingsAgainstDense(box, b);
